@@ -1,0 +1,50 @@
+"""Small file helpers shared by the platform and the training processes."""
+
+import json
+import os
+import tempfile
+from collections import deque
+from pathlib import Path
+from typing import Any
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    """Readers never see a half-written file: write a temporary sibling, then rename over the target."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(data, handle, indent=1)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def read_json(path: Path) -> Any | None:
+    """The parsed file, or None when it does not exist (yet)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return json.load(handle)
+    except FileNotFoundError:
+        return None
+
+
+def tail_lines(path: Path, count: int, block_size: int = 64 * 1024) -> list[str]:
+    """The last `count` lines of a file, reading backwards so a multi-GB log costs only what is returned."""
+    if count <= 0 or not path.exists():
+        return []
+    with open(path, "rb") as handle:
+        handle.seek(0, os.SEEK_END)
+        position = handle.tell()
+        chunks: deque[bytes] = deque()
+        newlines = 0
+        while position > 0 and newlines <= count:
+            step = min(block_size, position)
+            position -= step
+            handle.seek(position)
+            chunk = handle.read(step)
+            chunks.appendleft(chunk)
+            newlines += chunk.count(b"\n")
+    lines = b"".join(chunks).decode("utf-8", errors="replace").splitlines()
+    return lines[-count:]

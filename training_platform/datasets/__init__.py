@@ -1,0 +1,1 @@
+"""Datasets: file formats, per-algorithm schemas, validation and the registry of known datasets."""

@@ -1,0 +1,114 @@
+"""What each algorithm needs from a dataset row (user guide §3.2 and §8.2.2), and the check of a file.
+
+- sft:  prompt + response, or a chat `messages` list (roles system/user/assistant)
+- dpo:  prompt + chosen + rejected
+- grpo / gspo: prompt + the reward's answer field (`solution` by default); `data_source` labels the row
+- ppo:  prompt (+ data_source)
+- eval: prompt + reference (+ category)
+A prompt may be a string or a chat message list.
+"""
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from training_platform.datasets.io import DatasetFileError, RowProblem, iter_rows
+
+DATASET_KINDS = ("sft", "dpo", "grpo", "gspo", "ppo", "eval")
+CHAT_ROLES = {"system", "user", "assistant", "tool"}
+
+
+@dataclass(frozen=True)
+class Schema:
+    text_fields: tuple[str, ...]
+    alternative: "Schema | None" = None  # SFT accepts prompt/response or messages
+
+    def describe(self) -> str:
+        names = " + ".join(self.text_fields)
+        return f"{names} (or {self.alternative.describe()})" if self.alternative else names
+
+
+MESSAGES_SCHEMA = Schema(("messages",))
+SCHEMAS: dict[str, Schema] = {
+    "sft": Schema(("prompt", "response"), alternative=MESSAGES_SCHEMA),
+    "dpo": Schema(("prompt", "chosen", "rejected")),
+    "grpo": Schema(("prompt",)),
+    "gspo": Schema(("prompt",)),
+    "ppo": Schema(("prompt",)),
+    "eval": Schema(("prompt", "reference")),
+}
+
+
+def schema_for(kind: str, answer_fields: Iterable[str] = ()) -> Schema:
+    base = SCHEMAS[kind]
+    extra = tuple(name for name in answer_fields if name not in base.text_fields)
+    return Schema(base.text_fields + extra, base.alternative) if extra else base
+
+
+@dataclass
+class ValidationReport:
+    path: Path
+    kind: str
+    num_rows: int = 0
+    num_invalid: int = 0
+    problems: list[RowProblem] = field(default_factory=list)
+    columns: set[str] = field(default_factory=set)
+
+    @property
+    def ok(self) -> bool:
+        return self.num_invalid == 0 and self.num_rows > 0
+
+
+def _is_messages(value: Any) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) > 0
+        and all(
+            isinstance(m, dict) and m.get("role") in CHAT_ROLES and isinstance(m.get("content"), str) for m in value
+        )
+    )
+
+
+def _field_problem(name: str, value: Any) -> str | None:
+    if value is None:
+        return f"missing required field '{name}'"
+    if name in ("prompt", "messages") and isinstance(value, list):
+        return None if _is_messages(value) else f"field '{name}' is not a list of chat messages with role/content"
+    if name == "messages":
+        return f"field 'messages' must be a list of chat messages, got {type(value).__name__}"
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        return f"field '{name}' must be text, got {type(value).__name__}"
+    if isinstance(value, str) and not value.strip():
+        return f"field '{name}' is empty"
+    return None
+
+
+def row_problem(row: dict[str, Any], schema: Schema) -> str | None:
+    problems = [p for name in schema.text_fields if (p := _field_problem(name, row.get(name)))]
+    if problems and schema.alternative is not None and schema.alternative.text_fields[0] in row:
+        return row_problem(row, schema.alternative)
+    if schema.text_fields == MESSAGES_SCHEMA.text_fields and not problems:
+        if not any(m["role"] == "assistant" for m in row["messages"]):
+            return "field 'messages' has no assistant message to learn from"
+    return "; ".join(problems) or None
+
+
+def validate_file(path: Path, kind: str, answer_fields: Iterable[str] = (), keep: int = 20) -> ValidationReport:
+    """Check every row; keep the first `keep` problems, count them all. Raises DatasetFileError for unreadable files."""
+    schema = schema_for(kind, answer_fields)
+    report = ValidationReport(path=path, kind=kind)
+    for number, row in iter_rows(path):
+        report.num_rows += 1
+        problem = row if isinstance(row, RowProblem) else None
+        if problem is None:
+            report.columns.update(row)
+            message = row_problem(row, schema)
+            problem = RowProblem(number, message) if message else None
+        if problem is not None:
+            report.num_invalid += 1
+            if len(report.problems) < keep:
+                report.problems.append(problem)
+    if report.num_rows == 0:
+        raise DatasetFileError(f"{path.name} has no rows")
+    return report

@@ -1,0 +1,79 @@
+"""The platform's tables. Changing one means adding an Alembic revision (see docs/development.md)."""
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Column, ForeignKey, Text
+from sqlmodel import Field, SQLModel
+
+from training_platform.db.types import UTCDateTime, utcnow
+
+
+def _timestamp(**kwargs: Any) -> Any:
+    return Field(default_factory=utcnow, sa_type=UTCDateTime, **kwargs)
+
+
+class Job(SQLModel, table=True):
+    __tablename__ = "jobs"
+
+    id: str = Field(primary_key=True, max_length=32)
+    name: str = Field(unique=True, index=True, max_length=200)
+    algorithm: str = Field(max_length=16)
+    engine: str = Field(max_length=32)
+    run_mode: str = Field(default="local", max_length=16)
+    model_path: str = Field(sa_type=Text)
+    dataset_paths: list[str] = Field(sa_column=Column(JSON, nullable=False))
+    eval_dataset_path: str | None = Field(default=None, sa_type=Text)
+    params: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    status: str = Field(index=True, max_length=16)
+    # An action asked of a live process (pause/stop) that takes effect when the process exits.
+    requested_action: str | None = Field(default=None, max_length=16)
+    output_dir: str = Field(sa_type=Text)
+    error: str | None = Field(default=None, sa_type=Text)
+    pid: int | None = None
+    # The OS start time of `pid`; with it a restarted server tells the job's process from a reused pid.
+    process_started_at: float | None = None
+    exit_code: int | None = None
+    attempt: int = 0
+    created_at: datetime = _timestamp()
+    updated_at: datetime = _timestamp()
+    started_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+class JobEvent(SQLModel, table=True):
+    __tablename__ = "job_events"
+
+    id: int | None = Field(default=None, primary_key=True)
+    job_id: str = Field(sa_column=Column(ForeignKey("jobs.id", ondelete="CASCADE"), index=True, nullable=False))
+    created_at: datetime = _timestamp()
+    kind: str = Field(max_length=16)
+    from_status: str | None = Field(default=None, max_length=16)
+    to_status: str | None = Field(default=None, max_length=16)
+    message: str = Field(default="", sa_type=Text)
+
+
+class RegisteredModel(SQLModel, table=True):
+    __tablename__ = "models"
+
+    id: str = Field(primary_key=True, max_length=32)
+    name: str = Field(unique=True, index=True, max_length=200)
+    path: str = Field(sa_type=Text)
+    architecture: str = Field(default="", max_length=64)
+    num_parameters: int | None = Field(default=None, sa_type=BigInteger)
+    description: str = Field(default="", sa_type=Text)
+    created_at: datetime = _timestamp()
+
+
+class RegisteredDataset(SQLModel, table=True):
+    __tablename__ = "datasets"
+
+    id: str = Field(primary_key=True, max_length=32)
+    name: str = Field(unique=True, index=True, max_length=200)
+    path: str = Field(sa_type=Text)
+    kind: str = Field(max_length=16)
+    file_format: str = Field(max_length=16)
+    num_rows: int = Field(sa_type=BigInteger)
+    size_bytes: int = Field(sa_type=BigInteger)
+    description: str = Field(default="", sa_type=Text)
+    created_at: datetime = _timestamp()

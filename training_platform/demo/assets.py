@@ -1,0 +1,145 @@
+"""Build the demo model, tokenizer and datasets from scratch, with no download.
+
+The task is two-number arithmetic ("What is 3 plus 4?" → "The answer is 7."): small enough that a
+100k-parameter model learns its format in a few dozen CPU steps, and checkable by a rule reward.
+"""
+
+import json
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+DEMO_MODEL_NAME = "demo-tiny-qwen2"
+CHAT_TEMPLATE = (
+    "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n{% endfor %}"
+    "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
+)
+SPECIAL_TOKENS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
+OPERATIONS = {"plus": lambda a, b: a + b, "minus": lambda a, b: a - b, "times": lambda a, b: a * b}
+
+
+@dataclass(frozen=True)
+class DemoDataset:
+    name: str
+    kind: str
+    path: Path
+    description: str
+
+
+def _problems(seed: int, count: int) -> list[tuple[str, int]]:
+    rng = random.Random(seed)
+    problems = []
+    for _ in range(count):
+        a, b = rng.randint(0, 20), rng.randint(0, 20)
+        operation = rng.choice(list(OPERATIONS))
+        problems.append((f"What is {a} {operation} {b}?", OPERATIONS[operation](a, b)))
+    return problems
+
+
+def _answer(value: int) -> str:
+    return f"The answer is {value}."
+
+
+def build_tokenizer(directory: Path):
+    """A byte-level BPE trained on the demo task, saved so that AutoTokenizer reloads it with identical ids.
+
+    transformers loads any folder whose config says qwen2 as Qwen2Tokenizer, which imposes Qwen2's
+    normalizer and pre-tokenizer (research: trl-cpu-findings gotcha 3); training with exactly those keeps
+    the vocabulary and the ids it produces consistent.
+    """
+    from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
+    from transformers import Qwen2Tokenizer
+    from transformers.models.qwen2.tokenization_qwen2 import PRETOKENIZE_REGEX
+
+    texts = [f"{q} {_answer(v)}" for q, v in _problems(seed=0, count=2000)]
+    texts += ["user assistant system", "0 1 2 3 4 5 6 7 8 9 -"]
+    bpe = Tokenizer(models.BPE())
+    bpe.normalizer = normalizers.NFC()
+    bpe.pre_tokenizer = pre_tokenizers.Sequence(
+        [
+            pre_tokenizers.Split(Regex(PRETOKENIZE_REGEX), behavior="isolated", invert=False),
+            pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
+        ]
+    )
+    bpe.decoder = decoders.ByteLevel()
+    bpe.train_from_iterator(
+        texts,
+        trainers.BpeTrainer(
+            vocab_size=400,
+            special_tokens=SPECIAL_TOKENS,
+            initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+            show_progress=False,
+        ),
+    )
+    vocab = bpe.get_vocab()
+    merges = [tuple(pair) for pair in json.loads(bpe.to_str())["model"]["merges"]]
+    tokenizer = Qwen2Tokenizer(
+        vocab=vocab, merges=merges, eos_token="<|im_end|>", pad_token="<|endoftext|>", unk_token=None
+    )
+    tokenizer.chat_template = CHAT_TEMPLATE
+    tokenizer.save_pretrained(directory)
+    return tokenizer
+
+
+def build_model(directory: Path, tokenizer) -> int:
+    """A 2-layer Qwen2 decoder (head size 32, so vLLM's CPU attention accepts it too); returns its parameter count."""
+    import torch
+    from transformers import AutoModelForCausalLM, Qwen2Config
+
+    torch.manual_seed(0)
+    config = Qwen2Config(
+        vocab_size=len(tokenizer),
+        hidden_size=64,
+        intermediate_size=192,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        num_key_value_heads=1,
+        max_position_embeddings=512,
+        tie_word_embeddings=True,
+        pad_token_id=tokenizer.pad_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+        bos_token_id=None,
+    )
+    model = AutoModelForCausalLM.from_config(config)
+    model.generation_config.pad_token_id = tokenizer.pad_token_id
+    model.generation_config.eos_token_id = tokenizer.eos_token_id
+    model.save_pretrained(directory)
+    return sum(p.numel() for p in model.parameters())
+
+
+def _write_jsonl(path: Path, rows: list[dict]) -> None:
+    with open(path, "w", encoding="utf-8") as handle:
+        for row in rows:
+            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
+def build_datasets(directory: Path) -> list[DemoDataset]:
+    directory.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(1)
+    sft = [{"prompt": q, "response": _answer(v)} for q, v in _problems(seed=2, count=256)]
+    dpo = [
+        {"prompt": q, "chosen": _answer(v), "rejected": _answer(v + rng.choice([-3, -2, -1, 1, 2, 3]))}
+        for q, v in _problems(seed=3, count=128)
+    ]
+    grpo = [{"prompt": q, "data_source": "demo_arithmetic", "solution": str(v)} for q, v in _problems(seed=4, count=128)]
+    evaluation = [
+        {"prompt": q, "reference": str(v), "category": q.split()[3]} for q, v in _problems(seed=5, count=32)
+    ]
+    files = {
+        "demo-sft": ("sft", "sft.jsonl", sft, "arithmetic questions with answers (prompt/response)"),
+        "demo-dpo": ("dpo", "dpo.jsonl", dpo, "a right (chosen) and a wrong (rejected) answer per question"),
+        "demo-grpo": ("grpo", "grpo.parquet", grpo, "questions with their numeric solution, for rule rewards"),
+        "demo-eval": ("eval", "eval.jsonl", evaluation, "held-out questions with references, by operation"),
+    }
+    result = []
+    for name, (kind, filename, rows, description) in files.items():
+        path = directory / filename
+        if filename.endswith(".parquet"):
+            pq.write_table(pa.Table.from_pylist(rows), path)
+        else:
+            _write_jsonl(path, rows)
+        result.append(DemoDataset(name=name, kind=kind, path=path, description=description))
+    return result

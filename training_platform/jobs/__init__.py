@@ -1,0 +1,1 @@
+"""Training jobs: parameters, the status state machine, events, and the service that launches and controls them."""

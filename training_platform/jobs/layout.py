@@ -1,0 +1,49 @@
+"""Where a job's files live. The platform and the training process agree on this layout."""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class JobLayout:
+    job_id: str
+    root: Path
+
+    @property
+    def config_path(self) -> Path:
+        return self.root / "run_config.json"
+
+    @property
+    def metrics_path(self) -> Path:
+        return self.root / f"{self.job_id}_metrics.jsonl"
+
+    @property
+    def status_path(self) -> Path:
+        return self.root / f"{self.job_id}_status.json"
+
+    @property
+    def control_path(self) -> Path:
+        return self.root / "control.json"
+
+    @property
+    def logs_dir(self) -> Path:
+        return self.root / "logs"
+
+    @property
+    def stdout_path(self) -> Path:
+        return self.logs_dir / "stdout.log"
+
+    @property
+    def stderr_path(self) -> Path:
+        return self.logs_dir / "stderr.log"
+
+    @property
+    def checkpoints_dir(self) -> Path:
+        return self.root / "checkpoints"
+
+    @property
+    def final_model_dir(self) -> Path:
+        return self.root / "final"
+
+    def log_path(self, stream: str) -> Path:
+        return {"stdout": self.stdout_path, "stderr": self.stderr_path}[stream]

@@ -1,0 +1,171 @@
+"""Per-algorithm training parameters (user guide §5.3-5.4): one validated model per algorithm.
+
+Batch sizes follow verl's semantics so a job means the same thing on every engine:
+`batch_size` is the global number of samples per optimizer step (prompts, for RL algorithms),
+`micro_batch_size` is what one GPU processes per forward pass (responses, for RL algorithms).
+"""
+
+from enum import StrEnum
+from typing import ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from training_platform.rewards import RewardSpec
+
+
+class Algorithm(StrEnum):
+    SFT = "sft"
+    DPO = "dpo"
+    GRPO = "grpo"
+    GSPO = "gspo"
+    PPO = "ppo"
+
+
+class StrictModel(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class LoraParams(StrictModel):
+    rank: int = Field(default=16, gt=0, le=1024)
+    alpha: int | None = Field(default=None, gt=0, description="Scaling factor; defaults to 2 x rank.")
+    dropout: float = Field(default=0.05, ge=0, lt=1)
+    target_modules: list[str] | Literal["all-linear"] = "all-linear"
+
+    @property
+    def effective_alpha(self) -> int:
+        return self.alpha if self.alpha is not None else 2 * self.rank
+
+
+class TrainingParams(StrictModel):
+    learning_rate: float = Field(gt=0, le=1)
+    batch_size: int = Field(gt=0)
+    micro_batch_size: int = Field(gt=0)
+    num_epochs: float | None = Field(default=None, gt=0)
+    max_steps: int | None = Field(default=None, gt=0)
+    warmup_ratio: float = Field(default=0.0, ge=0, lt=1)
+    lr_scheduler: Literal["constant", "linear", "cosine"] = "cosine"
+    weight_decay: float = Field(default=0.0, ge=0)
+    max_grad_norm: float = Field(default=1.0, gt=0)
+    seed: int = 42
+    num_gpus: int = Field(default=1, gt=0)
+    precision: Literal["auto", "bf16", "fp16", "fp32"] = "auto"
+    gradient_checkpointing: bool = False
+    lora: LoraParams | None = None
+    save_interval: int | None = Field(default=None, gt=0, description="Save a checkpoint every N steps.")
+    eval_interval: int | None = Field(default=None, gt=0, description="Evaluate every N steps (needs an eval dataset).")
+    save_total_limit: int | None = Field(default=3, gt=0, description="Checkpoints to keep.")
+
+    @model_validator(mode="after")
+    def _one_length(self):
+        if self.num_epochs is not None and self.max_steps is not None:
+            raise ValueError("set either num_epochs or max_steps, not both")
+        if self.num_epochs is None and self.max_steps is None:
+            self.num_epochs = 1.0
+        return self
+
+    @model_validator(mode="after")
+    def _divisible_batches(self):
+        samples = self.samples_per_step
+        per_pass = self.micro_batch_size * self.num_gpus
+        if samples % per_pass:
+            raise ValueError(
+                f"{self.samples_description} ({samples}) must be a multiple of "
+                f"micro_batch_size x num_gpus ({self.micro_batch_size} x {self.num_gpus} = {per_pass})"
+            )
+        return self
+
+    @property
+    def samples_per_step(self) -> int:
+        return self.batch_size
+
+    samples_description: ClassVar[str] = "batch_size"
+
+    @property
+    def gradient_accumulation_steps(self) -> int:
+        return self.samples_per_step // (self.micro_batch_size * self.num_gpus)
+
+
+class SupervisedParams(TrainingParams):
+    max_length: int = Field(default=2048, gt=0, description="Longest tokenized sample; longer ones are truncated.")
+
+
+class SFTParams(SupervisedParams):
+    algorithm: Literal["sft"] = "sft"
+    learning_rate: float = Field(default=2e-5, gt=0, le=1)
+    batch_size: int = Field(default=16, gt=0)
+    micro_batch_size: int = Field(default=4, gt=0)
+
+
+class DPOParams(SupervisedParams):
+    algorithm: Literal["dpo"] = "dpo"
+    learning_rate: float = Field(default=2e-6, gt=0, le=1)
+    batch_size: int = Field(default=32, gt=0)
+    micro_batch_size: int = Field(default=2, gt=0)
+    beta: float = Field(default=0.1, gt=0, description="DPO temperature: how far the policy may move from the reference.")
+
+
+class RLParams(TrainingParams):
+    rollout_n: int = Field(default=8, gt=0, description="Responses sampled per prompt.")
+    kl_coef: float = Field(default=0.04, ge=0, description="KL penalty against the reference model; 0 disables it.")
+    clip_ratio: float = Field(default=0.2, gt=0, lt=1)
+    clip_ratio_high: float | None = Field(default=None, gt=0, lt=1, description="Upper clip (DAPO's clip-higher).")
+    ppo_epochs: int = Field(default=1, gt=0, description="Policy updates per batch of rollouts.")
+    max_prompt_length: int = Field(default=512, gt=0)
+    max_response_length: int = Field(default=512, gt=0)
+    temperature: float = Field(default=1.0, gt=0)
+    top_p: float = Field(default=1.0, gt=0, le=1)
+
+    @property
+    def samples_per_step(self) -> int:
+        return self.batch_size * self.rollout_n
+
+    samples_description: ClassVar[str] = "batch_size x rollout_n"
+
+
+class RuleRewardParams(RLParams):
+    rollout_n: int = Field(default=8, ge=2, description="Responses sampled per prompt (a group needs at least 2).")
+    rewards: list[RewardSpec] = Field(default_factory=lambda: [RewardSpec()], min_length=1)
+
+
+class GRPOParams(RuleRewardParams):
+    algorithm: Literal["grpo"] = "grpo"
+    learning_rate: float = Field(default=1e-6, gt=0, le=1)
+    batch_size: int = Field(default=128, gt=0)
+    micro_batch_size: int = Field(default=8, gt=0)
+
+
+class GSPOParams(RuleRewardParams):
+    """GRPO with sequence-level importance ratios (Zheng et al. 2025), hence its much smaller clip range."""
+
+    algorithm: Literal["gspo"] = "gspo"
+    learning_rate: float = Field(default=1e-6, gt=0, le=1)
+    batch_size: int = Field(default=128, gt=0)
+    micro_batch_size: int = Field(default=8, gt=0)
+    clip_ratio: float = Field(default=3e-4, gt=0, lt=1)
+    clip_ratio_high: float | None = Field(default=4e-4, gt=0, lt=1)
+
+
+class PPOParams(RLParams):
+    algorithm: Literal["ppo"] = "ppo"
+    learning_rate: float = Field(default=1e-6, gt=0, le=1)
+    batch_size: int = Field(default=128, gt=0)
+    micro_batch_size: int = Field(default=8, gt=0)
+    rollout_n: int = Field(default=4, gt=0)
+    reward_model_path: str = Field(min_length=1, description="A trained reward model (HF directory).")
+    critic_learning_rate: float = Field(default=1e-5, gt=0, le=1)
+    gamma: float = Field(default=1.0, gt=0, le=1)
+    lam: float = Field(default=0.95, gt=0, le=1)
+
+
+PARAMS_BY_ALGORITHM: dict[Algorithm, type[TrainingParams]] = {
+    Algorithm.SFT: SFTParams,
+    Algorithm.DPO: DPOParams,
+    Algorithm.GRPO: GRPOParams,
+    Algorithm.GSPO: GSPOParams,
+    Algorithm.PPO: PPOParams,
+}
+
+
+def parse_params(algorithm: Algorithm, params: dict) -> TrainingParams:
+    """Validate raw parameters for `algorithm`; raises pydantic.ValidationError naming the field."""
+    return PARAMS_BY_ALGORITHM[algorithm].model_validate({**params, "algorithm": algorithm.value})

@@ -1,0 +1,141 @@
+"""Job persistence. Status changes are compare-and-set updates, so two racing actions cannot both win."""
+
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy import delete, update
+from sqlmodel import col, select
+
+from training_platform.db import Database
+from training_platform.db.tables import Job, JobEvent
+from training_platform.db.types import utcnow
+from training_platform.errors import ConflictError, NotFoundError
+from training_platform.jobs.states import JobStatus, allowed_sources
+
+
+class JobStore:
+    def __init__(self, db: Database):
+        self.db = db
+
+    def add(self, job: Job, message: str) -> Job:
+        with self.db.session() as session:
+            session.add(job)
+            session.flush()
+            session.add(JobEvent(job_id=job.id, kind="created", to_status=job.status, message=message))
+            session.commit()
+            return job
+
+    def get(self, job_id: str) -> Job:
+        with self.db.session() as session:
+            job = session.get(Job, job_id)
+        if job is None:
+            raise NotFoundError(f"job '{job_id}' not found")
+        return job
+
+    def find(self, name_or_id: str) -> Job:
+        with self.db.session() as session:
+            job = session.get(Job, name_or_id) or session.exec(select(Job).where(Job.name == name_or_id)).first()
+        if job is None:
+            raise NotFoundError(f"no job with id or name '{name_or_id}'")
+        return job
+
+    def name_taken(self, name: str) -> bool:
+        with self.db.session() as session:
+            return session.exec(select(Job.id).where(Job.name == name)).first() is not None
+
+    def list(self, statuses: Iterable[JobStatus] = (), limit: int = 100, offset: int = 0) -> list[Job]:
+        query = select(Job).order_by(col(Job.created_at).desc(), col(Job.id)).offset(offset).limit(limit)
+        statuses = [s.value for s in statuses]
+        if statuses:
+            query = query.where(col(Job.status).in_(statuses))
+        with self.db.session() as session:
+            return list(session.exec(query))
+
+    def transition(
+        self,
+        job_id: str,
+        target: JobStatus,
+        action: str,
+        reason: str,
+        sources: Iterable[JobStatus] | None = None,
+        **fields: Any,
+    ) -> Job:
+        """Move the job to `target` if the state machine (and `sources`, when given) allow it from its
+        current status; otherwise raise ConflictError and change nothing."""
+        allowed = allowed_sources(target)
+        if sources is not None:
+            allowed &= frozenset(sources)
+        with self.db.session() as session:
+            while True:
+                current = session.exec(select(Job.status).where(Job.id == job_id)).first()
+                if current is None:
+                    raise NotFoundError(f"job '{job_id}' not found")
+                if current not in allowed:
+                    raise ConflictError(
+                        f"cannot {action} job '{job_id}': it is {current}"
+                        f" ({action} is allowed when it is {' or '.join(sorted(allowed)) or 'never'})"
+                    )
+                result = session.execute(
+                    update(Job)
+                    .where(col(Job.id) == job_id, col(Job.status) == current)
+                    .values(status=target.value, updated_at=utcnow(), **fields)
+                )
+                if result.rowcount == 1:
+                    break
+                session.rollback()  # the status moved under us: look again
+            session.add(JobEvent(job_id=job_id, kind="status", from_status=current, to_status=target, message=reason))
+            session.commit()
+            return session.get(Job, job_id, populate_existing=True)
+
+    def request_action(self, job_id: str, action: str, replace: Iterable[str | None] = (None,)) -> Job:
+        """Record that `action` was asked of the running process; refused unless the job runs and its
+        pending request (if any) is one of `replace`."""
+        pending = [value for value in replace if value is not None]
+        pending_clause = col(Job.requested_action).is_(None)
+        if pending:
+            pending_clause = pending_clause | col(Job.requested_action).in_(pending) if None in replace else col(
+                Job.requested_action
+            ).in_(pending)
+        with self.db.session() as session:
+            result = session.execute(
+                update(Job)
+                .where(col(Job.id) == job_id, col(Job.status) == JobStatus.RUNNING.value, pending_clause)
+                .values(requested_action=action, updated_at=utcnow())
+            )
+            if result.rowcount != 1:
+                job = session.get(Job, job_id)
+                if job is None:
+                    raise NotFoundError(f"job '{job_id}' not found")
+                if job.status != JobStatus.RUNNING:
+                    raise ConflictError(f"cannot {action} job '{job_id}': it is {job.status} ({action} needs running)")
+                raise ConflictError(f"cannot {action} job '{job_id}': {job.requested_action} already requested")
+            session.add(JobEvent(job_id=job_id, kind="request", message=f"{action} requested"))
+            session.commit()
+            return session.get(Job, job_id, populate_existing=True)
+
+    def update(self, job_id: str, **fields: Any) -> Job:
+        with self.db.session() as session:
+            session.execute(update(Job).where(col(Job.id) == job_id).values(updated_at=utcnow(), **fields))
+            session.commit()
+            return session.get(Job, job_id, populate_existing=True)
+
+    def record(self, job_id: str, kind: str, message: str) -> None:
+        with self.db.session() as session:
+            session.add(JobEvent(job_id=job_id, kind=kind, message=message))
+            session.commit()
+
+    def events(self, job_id: str) -> list[JobEvent]:
+        self.get(job_id)
+        with self.db.session() as session:
+            query = select(JobEvent).where(JobEvent.job_id == job_id).order_by(col(JobEvent.id))
+            return list(session.exec(query))
+
+    def delete(self, job_id: str, unless_status: JobStatus) -> None:
+        with self.db.session() as session:
+            result = session.execute(delete(Job).where(col(Job.id) == job_id, col(Job.status) != unless_status.value))
+            if result.rowcount != 1:
+                job = session.get(Job, job_id)
+                if job is None:
+                    raise NotFoundError(f"job '{job_id}' not found")
+                raise ConflictError(f"cannot delete job '{job_id}' while it is {job.status}; stop it first")
+            session.commit()

@@ -1,0 +1,26 @@
+"""Rule-based rewards for GRPO/GSPO, shared by every training engine.
+
+Importing this package stays cheap (no sympy, torch or transformers): math_verify is only
+loaded the first time a LaTeX answer has to be compared.
+"""
+
+from training_platform.rewards.comparison import answers_match
+from training_platform.rewards.extraction import extract_answer
+from training_platform.rewards.functions import (
+    build_reward_function,
+    load_custom_function,
+    score,
+    validate_reward_spec,
+)
+from training_platform.rewards.spec import RewardConfigError, RewardSpec
+
+__all__ = [
+    "RewardConfigError",
+    "RewardSpec",
+    "answers_match",
+    "build_reward_function",
+    "extract_answer",
+    "load_custom_function",
+    "score",
+    "validate_reward_spec",
+]

@@ -1,0 +1,113 @@
+"""Runs training processes on this machine as children of the platform server."""
+
+import os
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+
+import psutil
+
+from training_platform.engines.base import LaunchSpec
+from training_platform.runners.base import ExitInfo, ProcessHandle, Runner
+
+_START_TIME_TOLERANCE_S = 0.05
+_POLL_INTERVAL_S = 0.5
+
+
+def _exit_info(returncode: int) -> ExitInfo:
+    return ExitInfo(code=returncode, signal=-returncode if returncode < 0 else None)
+
+
+class LocalRunner(Runner):
+    mode = "local"
+
+    def __init__(self) -> None:
+        self._children: dict[int, subprocess.Popen] = {}
+        self._lock = threading.Lock()
+
+    def start(self, spec: LaunchSpec, stdout_path: Path, stderr_path: Path) -> ProcessHandle:
+        stdout_path.parent.mkdir(parents=True, exist_ok=True)
+        banner = f"\n===== {datetime.now(timezone.utc).isoformat()} start: {' '.join(spec.argv)}\n"
+        with open(stdout_path, "a", encoding="utf-8") as out, open(stderr_path, "a", encoding="utf-8") as err:
+            out.write(banner)
+            err.write(banner)
+            out.flush()
+            err.flush()
+            process = subprocess.Popen(
+                spec.argv,  # an argument list: nothing is interpreted by a shell
+                cwd=spec.cwd,
+                env={**os.environ, **spec.env},
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=err,
+                start_new_session=True,  # its own process group, so stop reaches every worker it spawns
+            )
+        with self._lock:
+            self._children[process.pid] = process
+        return ProcessHandle(pid=process.pid, started_at=psutil.Process(process.pid).create_time())
+
+    def watch(self, handle: ProcessHandle, on_exit: Callable[[ExitInfo], None]) -> None:
+        with self._lock:
+            child = self._children.get(handle.pid)
+        target = self._wait_child if child is not None else self._wait_adopted
+        threading.Thread(
+            target=target, args=(handle, on_exit), name=f"watch-{handle.pid}", daemon=True
+        ).start()
+
+    def _wait_child(self, handle: ProcessHandle, on_exit: Callable[[ExitInfo], None]) -> None:
+        with self._lock:
+            process = self._children[handle.pid]
+        returncode = process.wait()
+        with self._lock:
+            self._children.pop(handle.pid, None)
+        on_exit(_exit_info(returncode))
+
+    def _wait_adopted(self, handle: ProcessHandle, on_exit: Callable[[ExitInfo], None]) -> None:
+        # Not our child (the server restarted): its exit status is not ours to collect, only its end.
+        while self.is_alive(handle):
+            time.sleep(_POLL_INTERVAL_S)
+        on_exit(ExitInfo(code=None))
+
+    def is_alive(self, handle: ProcessHandle) -> bool:
+        with self._lock:
+            child = self._children.get(handle.pid)
+        if child is not None:
+            return child.poll() is None
+        try:
+            process = psutil.Process(handle.pid)
+            same = abs(process.create_time() - handle.started_at) < _START_TIME_TOLERANCE_S
+            return same and process.status() != psutil.STATUS_ZOMBIE
+        except psutil.NoSuchProcess:
+            return False
+
+    def stop(self, handle: ProcessHandle, grace_seconds: float) -> None:
+        if not self.is_alive(handle):
+            self._kill_stragglers(handle)
+            return
+        self._kill_group(handle.pid, signal.SIGTERM)
+        deadline = time.monotonic() + grace_seconds
+        while self.is_alive(handle) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if self.is_alive(handle):
+            self._kill_group(handle.pid, signal.SIGKILL)
+            while self.is_alive(handle):
+                time.sleep(0.05)
+        self._kill_stragglers(handle)
+
+    def _kill_stragglers(self, handle: ProcessHandle) -> None:
+        """Kill what is left of a group whose leader is gone. Linux does not hand out a pid that is still
+        some group's id, so if the pid is free, any member of that group is ours; if another process
+        holds the pid now, the group is not ours to touch."""
+        if not psutil.pid_exists(handle.pid):
+            self._kill_group(handle.pid, signal.SIGKILL)
+
+    @staticmethod
+    def _kill_group(pgid: int, sig: signal.Signals) -> None:
+        try:
+            os.killpg(pgid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass

@@ -1,0 +1,48 @@
+"""The one settings object. Every value can be set by an environment variable prefixed PLATFORM_."""
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="PLATFORM_", env_file=".env", extra="ignore")
+
+    home: Path = Field(default=Path("platform_data"), description="Directory holding all platform state.")
+    database_url: str = Field(default="", description="SQLAlchemy URL; empty means SQLite in the home directory.")
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=1, le=65535)
+    url: str = Field(default="", description="Where the CLI reaches the API; empty means http://host:port.")
+    stop_grace_seconds: float = Field(default=10.0, gt=0, description="SIGTERM to SIGKILL delay when stopping.")
+    train_cpu_threads: int = Field(
+        default=0, ge=0, description="torch threads of a training process on CPU; 0 lets torch decide."
+    )
+    dataset_error_limit: int = Field(default=20, ge=1, description="Invalid rows listed in a validation error.")
+
+    @model_validator(mode="after")
+    def _resolve_paths(self) -> "Settings":
+        self.home = self.home.expanduser().resolve()
+        if not self.database_url:
+            self.database_url = f"sqlite:///{self.home / 'platform.db'}"
+        if not self.url:
+            self.url = f"http://{self.host}:{self.port}"
+        return self
+
+    @property
+    def jobs_dir(self) -> Path:
+        return self.home / "jobs"
+
+    @property
+    def models_dir(self) -> Path:
+        return self.home / "models"
+
+    @property
+    def datasets_dir(self) -> Path:
+        return self.home / "datasets"
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()
