@@ -7,6 +7,7 @@ from sqlalchemy import delete, update
 from sqlmodel import col, select
 
 from training_platform.db import Database
+from training_platform.db.lookup import get_by_name_or_id, name_taken
 from training_platform.db.tables import Job, JobEvent
 from training_platform.db.types import utcnow
 from training_platform.errors import ConflictError, NotFoundError
@@ -33,17 +34,13 @@ class JobStore:
         return job
 
     def find(self, name_or_id: str) -> Job:
-        with self.db.session() as session:
-            job = session.get(Job, name_or_id) or session.exec(select(Job).where(Job.name == name_or_id)).first()
-        if job is None:
-            raise NotFoundError(f"no job with id or name '{name_or_id}'")
-        return job
+        return get_by_name_or_id(self.db, Job, name_or_id, "job")
 
     def name_taken(self, name: str) -> bool:
         with self.db.session() as session:
-            return session.exec(select(Job.id).where(Job.name == name)).first() is not None
+            return name_taken(session, Job, name)
 
-    def list(self, statuses: Iterable[JobStatus] = (), limit: int = 100, offset: int = 0) -> list[Job]:
+    def query(self, statuses: Iterable[JobStatus] = (), limit: int = 100, offset: int = 0) -> list[Job]:
         query = select(Job).order_by(col(Job.created_at).desc(), col(Job.id)).offset(offset).limit(limit)
         statuses = [s.value for s in statuses]
         if statuses:

@@ -1,0 +1,40 @@
+"""The FastAPI application: `uvicorn --factory training_platform.api.app:create_app`, or `tplat serve`."""
+
+import logging
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from training_platform import __version__
+from training_platform.api.errors import install_error_handlers
+from training_platform.api.routers import datasets, jobs, models, system
+from training_platform.platform import Platform
+from training_platform.settings import Settings, get_settings
+
+log = logging.getLogger(__name__)
+API_PREFIX = "/api/v1"
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        platform = Platform.open(settings)
+        platform.supervisor.recover()
+        app.state.platform = platform
+        log.info("platform ready: home %s, database %s", settings.home, platform.db.engine.url.get_backend_name())
+        yield
+        # Training processes are deliberately left running: the next start re-attaches to them.
+        platform.close()
+
+    app = FastAPI(
+        title="Training Platform",
+        version=__version__,
+        description="Launch, watch and control LLM post-training jobs (SFT, DPO, GRPO, GSPO, PPO).",
+        lifespan=lifespan,
+    )
+    install_error_handlers(app)
+    for router in (system.router, jobs.router, models.router, datasets.router):
+        app.include_router(router, prefix=API_PREFIX)
+    return app

@@ -1,0 +1,92 @@
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Query, Response, status
+from fastapi.responses import FileResponse
+
+from training_platform.api.deps import PlatformDep
+from training_platform.errors import NotFoundError
+from training_platform.jobs.schemas import CheckpointRead, JobCreate, JobEventRead, JobRead, LogTail
+from training_platform.jobs.states import JobStatus
+
+router = APIRouter(prefix="/jobs", tags=["jobs"])
+Stream = Literal["stdout", "stderr"]
+
+
+@router.post("", status_code=status.HTTP_201_CREATED)
+def create_job(body: JobCreate, platform: PlatformDep) -> JobRead:
+    return platform.jobs.read(platform.jobs.create(body))
+
+
+@router.get("")
+def list_jobs(
+    platform: PlatformDep,
+    status_filter: Annotated[list[JobStatus], Query(alias="status")] = [],  # noqa: B006 (FastAPI copies it)
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> list[JobRead]:
+    return [platform.jobs.read(job) for job in platform.jobs.list_jobs(status_filter, limit, offset)]
+
+
+@router.get("/{job}")
+def get_job(job: str, platform: PlatformDep) -> JobRead:
+    return platform.jobs.read(platform.jobs.get(job))
+
+
+@router.delete("/{job}", status_code=status.HTTP_204_NO_CONTENT)
+def delete_job(job: str, platform: PlatformDep, delete_files: bool = False) -> Response:
+    platform.jobs.delete(job, delete_files)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.post("/{job}/start")
+def start_job(job: str, platform: PlatformDep) -> JobRead:
+    return platform.jobs.read(platform.jobs.start(job))
+
+
+@router.post("/{job}/pause", status_code=status.HTTP_202_ACCEPTED)
+def pause_job(job: str, platform: PlatformDep) -> JobRead:
+    """Accepted: the trainer saves a checkpoint at its next step and exits; then the job is paused."""
+    return platform.jobs.read(platform.jobs.pause(job))
+
+
+@router.post("/{job}/resume")
+def resume_job(job: str, platform: PlatformDep) -> JobRead:
+    return platform.jobs.read(platform.jobs.resume(job))
+
+
+@router.post("/{job}/stop")
+def stop_job(job: str, platform: PlatformDep) -> JobRead:
+    """Returns once the process group is gone (SIGTERM, then SIGKILL after the grace period)."""
+    return platform.jobs.read(platform.jobs.stop(job))
+
+
+@router.get("/{job}/events")
+def job_events(job: str, platform: PlatformDep) -> list[JobEventRead]:
+    return [JobEventRead.model_validate(event, from_attributes=True) for event in platform.jobs.events(job)]
+
+
+@router.get("/{job}/checkpoints")
+def job_checkpoints(job: str, platform: PlatformDep) -> list[CheckpointRead]:
+    return [
+        CheckpointRead(**{**checkpoint.__dict__, "path": str(checkpoint.path)})
+        for checkpoint in platform.jobs.checkpoints(job)
+    ]
+
+
+@router.get("/{job}/logs")
+def job_logs(
+    job: str,
+    platform: PlatformDep,
+    stream: Stream = "stdout",
+    lines: Annotated[int, Query(ge=1, le=100_000)] = 200,
+    contains: Annotated[str | None, Query(min_length=1)] = None,
+) -> LogTail:
+    return LogTail(stream=stream, lines=platform.jobs.log_tail(job, stream, lines, contains))
+
+
+@router.get("/{job}/logs/download")
+def download_job_log(job: str, platform: PlatformDep, stream: Stream = "stdout") -> FileResponse:
+    path = platform.jobs.log_path(job, stream)
+    if not path.exists():
+        raise NotFoundError(f"job '{job}' has no {stream} log yet (it has not been started)")
+    return FileResponse(path, media_type="text/plain", filename=f"{platform.jobs.get(job).name}-{stream}.log")

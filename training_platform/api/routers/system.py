@@ -1,0 +1,41 @@
+from importlib.metadata import version
+
+from fastapi import APIRouter
+from pydantic import BaseModel
+
+from training_platform import __version__
+from training_platform.api.deps import PlatformDep
+from training_platform.engines import available_engines
+
+router = APIRouter(tags=["system"])
+
+
+class Health(BaseModel):
+    status: str
+    version: str
+
+
+class SystemInfo(BaseModel):
+    version: str
+    home: str
+    database: str
+    run_modes: list[str]
+    engines: list[str]
+    packages: dict[str, str]
+
+
+@router.get("/health")
+def health() -> Health:
+    return Health(status="ok", version=__version__)
+
+
+@router.get("/system")
+def system_info(platform: PlatformDep) -> SystemInfo:
+    return SystemInfo(
+        version=__version__,
+        home=str(platform.settings.home),
+        database=platform.db.engine.url.get_backend_name(),
+        run_modes=["local"],
+        engines=available_engines(),
+        packages={name: version(name) for name in ("torch", "transformers", "trl", "peft", "fastapi")},
+    )

@@ -1,0 +1,1 @@
+"""`tplat`, the command line: `serve` and `demo` work on this machine; `jobs ...` talks to the API."""

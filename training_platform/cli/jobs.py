@@ -1,0 +1,239 @@
+"""`tplat jobs ...`: create, list, show, control and follow training jobs through the API."""
+
+import json
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from training_platform.cli.client import ApiClient
+from training_platform.settings import get_settings
+
+app = typer.Typer(help="Create, control and follow training jobs.", no_args_is_help=True)
+console = Console()
+JobArg = Annotated[str, typer.Argument(help="Job name or id.")]
+FollowOpt = Annotated[bool, typer.Option("--follow", "-f", help="Show live progress until the job stops running.")]
+
+
+def _client() -> ApiClient:
+    return ApiClient(get_settings().url)
+
+
+def parse_param(assignment: str) -> tuple[list[str], Any]:
+    """`lora.rank=8` → (["lora", "rank"], 8); values are JSON when they parse as JSON, text otherwise."""
+    key, sep, raw = assignment.partition("=")
+    if not sep or not key:
+        raise typer.BadParameter(f"expected KEY=VALUE, got {assignment!r}", param_hint="--param")
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError:
+        value = raw
+    return key.split("."), value
+
+
+def build_params(params_file: Path | None, assignments: list[str]) -> dict[str, Any]:
+    params: dict[str, Any] = json.loads(params_file.read_text(encoding="utf-8")) if params_file else {}
+    for assignment in assignments:
+        path, value = parse_param(assignment)
+        target = params
+        for part in path[:-1]:
+            target = target.setdefault(part, {})
+        target[path[-1]] = value
+    return params
+
+
+def _local_path(path: str) -> str:
+    """Paths typed here are relative to this shell, not to the server's directory."""
+    candidate = Path(path).expanduser()
+    return str(candidate.resolve()) if candidate.exists() else path
+
+
+@app.command()
+def create(
+    name: Annotated[str, typer.Option(help="Unique job name.")],
+    algorithm: Annotated[str, typer.Option(help="sft, dpo, grpo, gspo or ppo.")],
+    model: Annotated[str, typer.Option(help="Base model directory (Hugging Face format).")],
+    dataset: Annotated[list[str], typer.Option(help="Training data file; repeat for several.")],
+    eval_dataset: Annotated[str | None, typer.Option(help="Evaluation data file.")] = None,
+    engine: Annotated[str, typer.Option(help="Training engine.")] = "trl",
+    param: Annotated[list[str], typer.Option("--param", "-p", help="KEY=VALUE, e.g. learning_rate=1e-5 lora.rank=8.")] = [],  # noqa: B006
+    params_file: Annotated[Path | None, typer.Option(help="JSON file of parameters (--param overrides it).")] = None,
+    start: Annotated[bool, typer.Option(help="Start the job right away.")] = False,
+    follow: FollowOpt = False,
+) -> None:
+    body = {
+        "name": name,
+        "algorithm": algorithm,
+        "engine": engine,
+        "model_path": _local_path(model),
+        "dataset_paths": [_local_path(d) for d in dataset],
+        "eval_dataset_path": _local_path(eval_dataset) if eval_dataset else None,
+        "params": build_params(params_file, param),
+        "start": start,
+    }
+    job = _client().post("/jobs", json=body)
+    console.print(f"created job [bold]{job['name']}[/bold] ({job['id']}), status {job['status']}")
+    if follow and start:
+        _follow(job["id"])
+
+
+@app.command("list")
+def list_jobs(
+    status: Annotated[list[str], typer.Option(help="Only jobs with this status; repeatable.")] = [],  # noqa: B006
+) -> None:
+    jobs = _client().get("/jobs", params={"status": status})
+    table = Table("name", "id", "algorithm", "status", "step", "loss", "created")
+    for job in jobs:
+        progress = job.get("progress") or {}
+        step = f"{progress.get('current_step', 0)}/{progress.get('total_steps') or '?'}" if progress else "-"
+        loss = f"{progress['loss']:.4g}" if progress.get("loss") is not None else "-"
+        table.add_row(job["name"], job["id"][:12], job["algorithm"], job["status"], step, loss, job["created_at"][:19])
+    console.print(table)
+
+
+@app.command()
+def show(job: JobArg, follow: FollowOpt = False) -> None:
+    data = _client().get(f"/jobs/{job}")
+    if follow:
+        _follow(data["id"])
+        return
+    fields = ["id", "name", "algorithm", "engine", "status", "requested_action", "model_path", "dataset_paths",
+              "output_dir", "attempt", "pid", "exit_code", "created_at", "started_at", "finished_at"]
+    for field in fields:
+        console.print(f"[bold]{field}[/bold]: {data[field]}")
+    console.print(f"[bold]params[/bold]: {json.dumps(data['params'])}")
+    if data["progress"]:
+        console.print(f"[bold]progress[/bold]: {json.dumps(data['progress'])}")
+    console.print(f"[bold]allowed actions[/bold]: {', '.join(data['allowed_actions'])}")
+    if data["error"]:
+        console.print(f"[bold red]error[/bold red]: {data['error']}")
+
+
+def _action(job: str, action: str, follow: bool = False) -> None:
+    data = _client().post(f"/jobs/{job}/{action}")
+    suffix = f" ({data['requested_action']} requested)" if data["requested_action"] else ""
+    console.print(f"job [bold]{data['name']}[/bold]: {data['status']}{suffix}")
+    if follow:
+        _follow(data["id"])
+
+
+@app.command()
+def start(job: JobArg, follow: FollowOpt = False) -> None:
+    """Start a pending job."""
+    _action(job, "start", follow)
+
+
+@app.command()
+def pause(job: JobArg, follow: FollowOpt = False) -> None:
+    """Checkpoint and stop the process, keeping the job resumable (frees the GPU)."""
+    _action(job, "pause", follow)
+
+
+@app.command()
+def resume(job: JobArg, follow: FollowOpt = False) -> None:
+    """Continue a paused (or failed) job from its latest complete checkpoint."""
+    _action(job, "resume", follow)
+
+
+@app.command()
+def stop(job: JobArg) -> None:
+    """Cancel a job; a running process gets SIGTERM, then SIGKILL after the grace period."""
+    _action(job, "stop")
+
+
+@app.command()
+def delete(job: JobArg, files: Annotated[bool, typer.Option(help="Also delete its output directory.")] = False) -> None:
+    _client().delete(f"/jobs/{job}", params={"delete_files": files})
+    console.print(f"deleted job {job}")
+
+
+@app.command()
+def events(job: JobArg) -> None:
+    table = Table("time", "kind", "from", "to", "message")
+    for event in _client().get(f"/jobs/{job}/events"):
+        table.add_row(event["created_at"][:19], event["kind"], event["from_status"] or "", event["to_status"] or "",
+                      event["message"])
+    console.print(table)
+
+
+@app.command()
+def checkpoints(job: JobArg) -> None:
+    table = Table("name", "step", "kind", "complete", "size (MB)", "path")
+    for item in _client().get(f"/jobs/{job}/checkpoints"):
+        table.add_row(item["name"], str(item["step"] or ""), item["kind"], "yes" if item["complete"] else "NO",
+                      f"{item['size_bytes'] / 1e6:.1f}", item["path"])
+    console.print(table)
+
+
+@app.command()
+def logs(
+    job: JobArg,
+    stream: Annotated[str, typer.Option(help="stdout or stderr.")] = "stdout",
+    lines: Annotated[int, typer.Option(help="How many of the last lines.")] = 50,
+    follow: Annotated[bool, typer.Option("--follow", "-f", help="Keep printing new lines.")] = False,
+) -> None:
+    client = _client()
+    shown: list[str] = []
+    while True:
+        tail = client.get(f"/jobs/{job}/logs", params={"stream": stream, "lines": lines})["lines"]
+        for line in _new_lines(shown, tail):
+            console.print(line, markup=False, highlight=False)
+        shown = tail
+        if not follow or client.get(f"/jobs/{job}")["status"] != "running":
+            return
+        time.sleep(1.0)
+
+
+def _new_lines(previous: list[str], current: list[str]) -> list[str]:
+    """The lines of `current` after the longest suffix of `previous` it starts with."""
+    for start in range(len(previous)):
+        overlap = previous[start:]
+        if current[: len(overlap)] == overlap:
+            return current[len(overlap):]
+    return current
+
+
+def _follow(job_id: str, interval: float = 1.0) -> None:
+    """Live step/total, loss and ETA until the job leaves `running`."""
+    client = _client()
+    columns = [
+        TextColumn("[bold]{task.fields[name]}[/bold] {task.fields[status]}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("loss {task.fields[loss]}"),
+        TextColumn("ETA {task.fields[eta]}"),
+        TimeElapsedColumn(),
+    ]
+    with Progress(*columns, console=console) as progress:
+        task = progress.add_task("train", total=None, name="", status="", loss="-", eta="-")
+        while True:
+            job = client.get(f"/jobs/{job_id}")
+            info = job.get("progress") or {}
+            progress.update(
+                task,
+                completed=info.get("current_step", 0),
+                total=info.get("total_steps"),
+                name=job["name"],
+                status=job["status"] + (f" ({job['requested_action']} requested)" if job["requested_action"] else ""),
+                loss=f"{info['loss']:.4f}" if info.get("loss") is not None else "-",
+                eta=_duration(info.get("eta_seconds")),
+            )
+            if job["status"] != "running":
+                break
+            time.sleep(interval)
+    console.print(f"job [bold]{job['name']}[/bold] is {job['status']}")
+    if job["error"]:
+        console.print(f"[red]{job['error']}[/red]")
+        raise typer.Exit(1)
+
+
+def _duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    minutes, secs = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"

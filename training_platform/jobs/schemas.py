@@ -1,0 +1,103 @@
+"""What the jobs API accepts and returns."""
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from training_platform.jobs.params import Algorithm
+from training_platform.jobs.states import JobStatus
+from training_platform.metrics.status import TrainingStatus
+
+JOB_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
+
+
+class JobCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=200, pattern=JOB_NAME_PATTERN)
+    algorithm: Algorithm
+    engine: str = "trl"
+    model_path: str = Field(min_length=1, description="HF model directory (config.json + weights).")
+    dataset_paths: list[str] = Field(min_length=1, description="Training data files (.json, .jsonl, .parquet).")
+    eval_dataset_path: str | None = None
+    params: dict[str, Any] = Field(default_factory=dict, description="Per-algorithm parameters; see /docs.")
+    run_mode: Literal["local"] = "local"
+    start: bool = Field(default=False, description="Start the job right after creating it.")
+
+
+class Progress(BaseModel):
+    current_step: int
+    total_steps: int | None
+    epoch: float | None
+    loss: float | None
+    learning_rate: float | None
+    elapsed_seconds: float | None
+    eta_seconds: float | None
+    last_checkpoint_step: int | None
+    state: str
+    message: str | None
+
+    @classmethod
+    def from_status(cls, status: TrainingStatus) -> "Progress":
+        return cls(
+            current_step=status.current_step,
+            total_steps=status.total_steps,
+            epoch=status.epoch,
+            loss=status.loss,
+            learning_rate=status.learning_rate,
+            elapsed_seconds=status.elapsed_seconds,
+            eta_seconds=status.eta_seconds,
+            last_checkpoint_step=status.last_checkpoint_step,
+            state=status.status.value,
+            message=status.message,
+        )
+
+
+class JobRead(BaseModel):
+    id: str
+    name: str
+    algorithm: Algorithm
+    engine: str
+    run_mode: str
+    model_path: str
+    dataset_paths: list[str]
+    eval_dataset_path: str | None
+    params: dict[str, Any]
+    status: JobStatus
+    requested_action: str | None
+    allowed_actions: list[str]
+    output_dir: str
+    error: str | None
+    pid: int | None
+    exit_code: int | None
+    attempt: int
+    created_at: datetime
+    updated_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    progress: Progress | None
+
+
+class JobEventRead(BaseModel):
+    id: int
+    created_at: datetime
+    kind: str
+    from_status: JobStatus | None
+    to_status: JobStatus | None
+    message: str
+
+
+class CheckpointRead(BaseModel):
+    name: str
+    step: int | None
+    path: str
+    complete: bool
+    kind: str
+    created_at: datetime
+    size_bytes: int
+
+
+class LogTail(BaseModel):
+    stream: Literal["stdout", "stderr"]
+    lines: list[str]

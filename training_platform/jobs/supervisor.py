@@ -1,0 +1,124 @@
+"""Launches job processes through a runner, turns their exits into status changes, and re-attaches to
+processes that outlived a restart of the platform server."""
+
+import logging
+from functools import partial
+from pathlib import Path
+
+from training_platform.db.tables import Job
+from training_platform.db.types import utcnow
+from training_platform.engines.base import RunRequest, get_engine
+from training_platform.errors import ConflictError
+from training_platform.jobs import control
+from training_platform.jobs.layout import JobLayout
+from training_platform.jobs.params import Algorithm, parse_params
+from training_platform.jobs.states import JobStatus
+from training_platform.jobs.store import JobStore
+from training_platform.common.files import tail_lines
+from training_platform.metrics.status import TrainingState, read_status
+from training_platform.runners.base import ExitInfo, ProcessHandle, Runner
+
+log = logging.getLogger(__name__)
+ERROR_LOG_LINES = 20
+
+
+def layout_of(job: Job) -> JobLayout:
+    return JobLayout(job.id, Path(job.output_dir))
+
+
+def run_request(job: Job) -> RunRequest:
+    algorithm = Algorithm(job.algorithm)
+    return RunRequest(
+        job_id=job.id,
+        algorithm=algorithm,
+        model_path=job.model_path,
+        dataset_paths=job.dataset_paths,
+        eval_dataset_path=job.eval_dataset_path,
+        params=parse_params(algorithm, job.params),
+        layout=layout_of(job),
+    )
+
+
+class JobSupervisor:
+    def __init__(self, store: JobStore, runner: Runner, stop_grace_seconds: float, cpu_threads: int):
+        self.store = store
+        self.runner = runner
+        self.stop_grace_seconds = stop_grace_seconds
+        self.cpu_threads = cpu_threads
+
+    def launch(self, job: Job) -> Job:
+        """Start the process of a job that was just moved to running (attempt already counted)."""
+        layout = layout_of(job)
+        try:
+            control.clear(layout.control_path)
+            spec = get_engine(job.engine).launch_spec(run_request(job), self.cpu_threads)
+            handle = self.runner.start(spec, layout.stdout_path, layout.stderr_path)
+        except Exception as error:
+            log.exception("launching job %s failed", job.id)
+            return self.store.transition(
+                job.id, JobStatus.FAILED, "fail", f"launch failed: {error}",
+                sources={JobStatus.RUNNING}, error=f"launch failed: {error}", finished_at=utcnow(),
+            )
+        job = self.store.update(job.id, pid=handle.pid, process_started_at=handle.started_at)
+        self.store.record(job.id, "process", f"attempt {job.attempt}: {self.runner.mode} process {handle.pid} started")
+        self.runner.watch(handle, partial(self.on_exit, job.id, job.attempt))
+        return job
+
+    def stop(self, job: Job) -> None:
+        """Stop the job's process (SIGTERM, then SIGKILL after the grace period)."""
+        handle = self._handle(job)
+        if handle is not None:
+            self.runner.stop(handle, self.stop_grace_seconds)
+
+    def recover(self) -> None:
+        """Called at start: re-attach to jobs whose process still runs; settle the others from their status file."""
+        for job in self.store.query(statuses=[JobStatus.RUNNING], limit=10_000):
+            handle = self._handle(job)
+            if handle is not None and self.runner.is_alive(handle):
+                self.store.record(job.id, "process", f"re-attached to process {handle.pid} after a platform restart")
+                self.runner.watch(handle, partial(self.on_exit, job.id, job.attempt))
+            else:
+                self.on_exit(job.id, job.attempt, ExitInfo(code=None))
+
+    @staticmethod
+    def _handle(job: Job) -> ProcessHandle | None:
+        if job.pid is None or job.process_started_at is None:
+            return None
+        return ProcessHandle(pid=job.pid, started_at=job.process_started_at)
+
+    def on_exit(self, job_id: str, attempt: int, exit_info: ExitInfo) -> None:
+        job = self.store.get(job_id)
+        if job.status != JobStatus.RUNNING or job.attempt != attempt:
+            return  # already settled (a stop that finished first, or an older attempt)
+        target, reason, error = self._outcome(job, exit_info)
+        try:
+            self.store.transition(
+                job_id, target, "settle", reason, sources={JobStatus.RUNNING},
+                requested_action=None, exit_code=exit_info.code, pid=None, process_started_at=None,
+                error=error, finished_at=utcnow() if target != JobStatus.PAUSED else None,
+            )
+        except ConflictError:
+            pass  # a concurrent stop settled it
+
+    def _outcome(self, job: Job, exit_info: ExitInfo) -> tuple[JobStatus, str, str | None]:
+        layout = layout_of(job)
+        status = read_status(layout.status_path)
+        reported = status.status if status else None
+        unobserved = exit_info.code is None
+        if job.requested_action == "stop":
+            return JobStatus.CANCELLED, f"stopped by user ({exit_info.describe()})", None
+        if reported == TrainingState.PAUSED and (exit_info.succeeded or unobserved):
+            return JobStatus.PAUSED, f"{status.message}; checkpoint at step {status.last_checkpoint_step}", None
+        if reported == TrainingState.COMPLETED and (exit_info.succeeded or unobserved):
+            return JobStatus.COMPLETED, status.message or "completed", None
+        if unobserved:
+            where = f"; it last reported '{reported}' at step {status.current_step}" if status else ""
+            error = f"lost: process {job.pid} ended while the platform was not watching it{where}"
+            return JobStatus.FAILED, error, error
+        error = exit_info.describe()
+        if exit_info.succeeded:
+            error += " without reporting completion"
+        last_lines = tail_lines(layout.stderr_path, ERROR_LOG_LINES)
+        if last_lines:
+            error += "\n" + "\n".join(last_lines)
+        return JobStatus.FAILED, exit_info.describe(), error

@@ -1,0 +1,1 @@
+"""Base models the platform knows about (local Hugging Face directories)."""

@@ -1,0 +1,86 @@
+"""Registered base models: a name for a local Hugging Face model directory, with what its config says."""
+
+import json
+import uuid
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+from sqlmodel import col, select
+
+from training_platform.db import Database
+from training_platform.db.tables import RegisteredModel
+from training_platform.db.lookup import get_by_name_or_id, name_taken
+from training_platform.errors import ConflictError, FieldError, InvalidInputError
+
+
+class ModelRegister(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=200)
+    path: str = Field(min_length=1)
+    description: str = ""
+
+
+def count_parameters(directory: Path) -> int | None:
+    """Parameters stored in the directory's safetensors files, read from their headers (no weights loaded)."""
+    from safetensors import safe_open
+
+    files = sorted(directory.glob("*.safetensors"))
+    if not files:
+        return None
+    total = 0
+    for file in files:
+        with safe_open(file, framework="numpy") as handle:
+            for key in handle.keys():
+                shape = handle.get_slice(key).get_shape()
+                count = 1
+                for dim in shape:
+                    count *= dim
+                total += count
+    return total
+
+
+def model_dir_problem(path: Path) -> str | None:
+    """Why `path` is not a usable Hugging Face model directory, or None if it is one."""
+    if not path.is_dir():
+        return f"{path} does not exist or is not a directory"
+    config_path = path / "config.json"
+    if not config_path.is_file():
+        return f"{path} is not a Hugging Face model directory (no config.json)"
+    try:
+        json.loads(config_path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        return f"{config_path} is not valid JSON: {error}"
+    return None
+
+
+class ModelRegistry:
+    def __init__(self, db: Database):
+        self.db = db
+
+    def register(self, request: ModelRegister) -> RegisteredModel:
+        path = Path(request.path).expanduser().resolve()
+        if problem := model_dir_problem(path):
+            raise InvalidInputError([FieldError("path", problem)])
+        config = json.loads((path / "config.json").read_text(encoding="utf-8"))
+        with self.db.session() as session:
+            if name_taken(session, RegisteredModel, request.name):
+                raise ConflictError(f"a model named '{request.name}' is already registered")
+            model = RegisteredModel(
+                id=uuid.uuid4().hex,
+                name=request.name,
+                path=str(path),
+                architecture=str(config.get("model_type", "")),
+                num_parameters=count_parameters(path),
+                description=request.description,
+            )
+            session.add(model)
+            session.commit()
+            return model
+
+    def list_all(self) -> list[RegisteredModel]:
+        with self.db.session() as session:
+            return list(session.exec(select(RegisteredModel).order_by(col(RegisteredModel.name))))
+
+    def get(self, name_or_id: str) -> RegisteredModel:
+        return get_by_name_or_id(self.db, RegisteredModel, name_or_id, "model")
