@@ -28,9 +28,7 @@ class Platform:
         db = Database(settings.database_url)
         db.upgrade()
         store = JobStore(db)
-        supervisor = JobSupervisor(
-            store, LocalRunner(), settings.stop_grace_seconds, settings.train_cpu_threads
-        )
+        supervisor = JobSupervisor(store, LocalRunner(), settings.stop_grace_seconds, settings.train_cpu_threads)
         return cls(
             settings=settings,
             db=db,

@@ -158,7 +158,12 @@ def test_spec_accepts_valid_custom_and_pattern():
         ({}, "I don't know", {"solution": "4"}, 0.0),
         ({"extraction": "last_number"}, "5 + 7 = 12, so 1,200 cents", {"solution": 1200}, 1.0),
         ({"extraction": "last_number", "answer_field": "answer"}, "It is -3.", {"answer": "-3"}, 1.0),
-        ({"extraction": "json", "comparison": "exact"}, '```json\n{"answer": "Paris"}\n```', {"solution": "paris"}, 1.0),
+        (
+            {"extraction": "json", "comparison": "exact"},
+            '```json\n{"answer": "Paris"}\n```',
+            {"solution": "paris"},
+            1.0,
+        ),
         (
             {"extraction": "json", "json_key": "city", "comparison": "fuzzy"},
             '{"city": "Pariss"}',
@@ -175,7 +180,9 @@ def test_score_math_verify(fields, completion, row, expected):
 
 def test_score_math_verify_missing_answer_field():
     spec = RewardSpec(answer_field="gold")
-    with pytest.raises(RewardConfigError, match="answer_field: column 'gold' not found in row \\(columns: prompt, solution\\)"):
+    with pytest.raises(
+        RewardConfigError, match="answer_field: column 'gold' not found in row \\(columns: prompt, solution\\)"
+    ):
         score(spec, "\\boxed{1}", {"prompt": "p", "solution": "1"})
 
 
@@ -248,9 +255,18 @@ def test_custom_bad_results_are_config_errors(reward_file, function, message):
         ("{dir}/absent.py:f", "custom reward file not found: .*absent.py"),
         ("{dir}/syntax_error.py:f", "importing custom reward file .*syntax_error.py failed: SyntaxError"),
         ("tp_no_such_module_xyz:f", "module 'tp_no_such_module_xyz' is not importable: no module named"),
-        ("tp_no_such_pkg_xyz.sub:f", "module 'tp_no_such_pkg_xyz.sub' is not importable: no module named 'tp_no_such_pkg_xyz'"),
-        ("tp_rewards_broken_dependency:f", "importing module 'tp_rewards_broken_dependency' failed: No module named 'tp_no_such_dependency_xyz'"),
-        ("tp_rewards_raises_on_import:f", "importing module 'tp_rewards_raises_on_import' failed: RuntimeError: bad config"),
+        (
+            "tp_no_such_pkg_xyz.sub:f",
+            "module 'tp_no_such_pkg_xyz.sub' is not importable: no module named 'tp_no_such_pkg_xyz'",
+        ),
+        (
+            "tp_rewards_broken_dependency:f",
+            "importing module 'tp_rewards_broken_dependency' failed: No module named 'tp_no_such_dependency_xyz'",
+        ),
+        (
+            "tp_rewards_raises_on_import:f",
+            "importing module 'tp_rewards_raises_on_import' failed: RuntimeError: bad config",
+        ),
         ("{module}:absent", f"module '{REWARD_MODULE}' has no attribute 'absent'"),
         ("no_colon_at_all", "must look like 'module.path:function'"),
         ("module:", "must look like 'module.path:function'"),
@@ -332,7 +348,11 @@ def test_validate_accepts_a_loadable_custom_function(reward_file):
             "rewards[2]",
             "rewards[2].answer_field: column 'gold' not found in dataset (columns: prompt, answer)",
         ),
-        ({"type": "custom", "function": "{file}:missing", "answer_field": "answer"}, "rewards[1]", "rewards[1].function: file '"),
+        (
+            {"type": "custom", "function": "{file}:missing", "answer_field": "answer"},
+            "rewards[1]",
+            "rewards[1].function: file '",
+        ),
         (
             {"type": "custom", "function": "{file}:wrong_signature", "answer_field": "answer"},
             "rewards[1]",

@@ -60,7 +60,9 @@ def create(
     dataset: Annotated[list[str], typer.Option(help="Training data file; repeat for several.")],
     eval_dataset: Annotated[str | None, typer.Option(help="Evaluation data file.")] = None,
     engine: Annotated[str, typer.Option(help="Training engine.")] = "trl",
-    param: Annotated[list[str], typer.Option("--param", "-p", help="KEY=VALUE, e.g. learning_rate=1e-5 lora.rank=8.")] = [],  # noqa: B006
+    param: Annotated[
+        list[str], typer.Option("--param", "-p", help="KEY=VALUE, e.g. learning_rate=1e-5 lora.rank=8.")
+    ] = [],  # noqa: B006
     params_file: Annotated[Path | None, typer.Option(help="JSON file of parameters (--param overrides it).")] = None,
     start: Annotated[bool, typer.Option(help="Start the job right away.")] = False,
     follow: FollowOpt = False,
@@ -101,8 +103,23 @@ def show(job: JobArg, follow: FollowOpt = False) -> None:
     if follow:
         _follow(data["id"])
         return
-    fields = ["id", "name", "algorithm", "engine", "status", "requested_action", "model_path", "dataset_paths",
-              "output_dir", "attempt", "pid", "exit_code", "created_at", "started_at", "finished_at"]
+    fields = [
+        "id",
+        "name",
+        "algorithm",
+        "engine",
+        "status",
+        "requested_action",
+        "model_path",
+        "dataset_paths",
+        "output_dir",
+        "attempt",
+        "pid",
+        "exit_code",
+        "created_at",
+        "started_at",
+        "finished_at",
+    ]
     for field in fields:
         console.print(f"[bold]{field}[/bold]: {data[field]}")
     console.print(f"[bold]params[/bold]: {json.dumps(data['params'])}")
@@ -155,8 +172,13 @@ def delete(job: JobArg, files: Annotated[bool, typer.Option(help="Also delete it
 def events(job: JobArg) -> None:
     table = Table("time", "kind", "from", "to", "message")
     for event in _client().get(f"/jobs/{job}/events"):
-        table.add_row(event["created_at"][:19], event["kind"], event["from_status"] or "", event["to_status"] or "",
-                      event["message"])
+        table.add_row(
+            event["created_at"][:19],
+            event["kind"],
+            event["from_status"] or "",
+            event["to_status"] or "",
+            event["message"],
+        )
     console.print(table)
 
 
@@ -164,8 +186,14 @@ def events(job: JobArg) -> None:
 def checkpoints(job: JobArg) -> None:
     table = Table("name", "step", "kind", "complete", "size (MB)", "path")
     for item in _client().get(f"/jobs/{job}/checkpoints"):
-        table.add_row(item["name"], str(item["step"] or ""), item["kind"], "yes" if item["complete"] else "NO",
-                      f"{item['size_bytes'] / 1e6:.1f}", item["path"])
+        table.add_row(
+            item["name"],
+            str(item["step"] or ""),
+            item["kind"],
+            "yes" if item["complete"] else "NO",
+            f"{item['size_bytes'] / 1e6:.1f}",
+            item["path"],
+        )
     console.print(table)
 
 
@@ -193,7 +221,7 @@ def _new_lines(previous: list[str], current: list[str]) -> list[str]:
     for start in range(len(previous)):
         overlap = previous[start:]
         if current[: len(overlap)] == overlap:
-            return current[len(overlap):]
+            return current[len(overlap) :]
     return current
 
 

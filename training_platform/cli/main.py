@@ -63,3 +63,7 @@ def upgrade() -> None:
     settings = get_settings()
     Database(settings.database_url).upgrade()
     console.print(f"database at {settings.database_url} is up to date")
+
+
+if __name__ == "__main__":
+    app()

@@ -33,9 +33,9 @@ def file_format(path: Path) -> str:
 
 
 def iter_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | RowProblem]]:
+    reader = {"json": _json_rows, "jsonl": _jsonl_rows, "parquet": _parquet_rows}[file_format(path)]
     if not path.is_file():
         raise DatasetFileError(f"{path} does not exist or is not a file")
-    reader = {"json": _json_rows, "jsonl": _jsonl_rows, "parquet": _parquet_rows}[file_format(path)]
     yield from reader(path)
 
 

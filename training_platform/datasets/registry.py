@@ -10,8 +10,8 @@ from sqlmodel import col, select
 from training_platform.datasets.formats import validate_file
 from training_platform.datasets.io import DatasetFileError, file_format
 from training_platform.db import Database
-from training_platform.db.tables import RegisteredDataset
 from training_platform.db.lookup import get_by_name_or_id, name_taken
+from training_platform.db.tables import RegisteredDataset
 from training_platform.errors import ConflictError, FieldError, InvalidInputError
 
 

@@ -27,7 +27,7 @@ def _make_engine(database_url: str) -> Engine:
         return create_engine(url, pool_pre_ping=True)
     if url.database and url.database != ":memory:":
         Path(url.database).parent.mkdir(parents=True, exist_ok=True)
-    # The API's threads and the job supervisors write concurrently: WAL plus a busy timeout instead of "database is locked".
+    # API threads and job watchers write concurrently: WAL and a busy timeout, not "database is locked".
     engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
     @event.listens_for(engine, "connect")

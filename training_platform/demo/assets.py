@@ -120,17 +120,23 @@ def build_datasets(directory: Path) -> list[DemoDataset]:
     directory.mkdir(parents=True, exist_ok=True)
     rng = random.Random(1)
     sft = [{"prompt": q, "response": _answer(v)} for q, v in _problems(seed=2, count=256)]
+    # Rejected answers alternate between a wrong number and no answer at all, the two ways a reply goes wrong.
+    evasive = ["I do not know.", "Maybe.", "Numbers are hard."]
     dpo = [
-        {"prompt": q, "chosen": _answer(v), "rejected": _answer(v + rng.choice([-3, -2, -1, 1, 2, 3]))}
-        for q, v in _problems(seed=3, count=128)
+        {
+            "prompt": q,
+            "chosen": _answer(v),
+            "rejected": _answer(v + rng.choice([-3, -2, -1, 1, 2, 3])) if i % 2 else rng.choice(evasive),
+        }
+        for i, (q, v) in enumerate(_problems(seed=3, count=128))
     ]
-    grpo = [{"prompt": q, "data_source": "demo_arithmetic", "solution": str(v)} for q, v in _problems(seed=4, count=128)]
-    evaluation = [
-        {"prompt": q, "reference": str(v), "category": q.split()[3]} for q, v in _problems(seed=5, count=32)
+    grpo = [
+        {"prompt": q, "data_source": "demo_arithmetic", "solution": str(v)} for q, v in _problems(seed=4, count=128)
     ]
+    evaluation = [{"prompt": q, "reference": str(v), "category": q.split()[3]} for q, v in _problems(seed=5, count=32)]
     files = {
         "demo-sft": ("sft", "sft.jsonl", sft, "arithmetic questions with answers (prompt/response)"),
-        "demo-dpo": ("dpo", "dpo.jsonl", dpo, "a right (chosen) and a wrong (rejected) answer per question"),
+        "demo-dpo": ("dpo", "dpo.jsonl", dpo, "a right (chosen) and a wrong or evasive (rejected) answer per question"),
         "demo-grpo": ("grpo", "grpo.parquet", grpo, "questions with their numeric solution, for rule rewards"),
         "demo-eval": ("eval", "eval.jsonl", evaluation, "held-out questions with references, by operation"),
     }

@@ -101,7 +101,9 @@ class DPOParams(SupervisedParams):
     learning_rate: float = Field(default=2e-6, gt=0, le=1)
     batch_size: int = Field(default=32, gt=0)
     micro_batch_size: int = Field(default=2, gt=0)
-    beta: float = Field(default=0.1, gt=0, description="DPO temperature: how far the policy may move from the reference.")
+    beta: float = Field(
+        default=0.1, gt=0, description="DPO temperature: how far the policy may move from the reference."
+    )
 
 
 class RLParams(TrainingParams):

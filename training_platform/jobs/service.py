@@ -89,8 +89,9 @@ class JobService:
             errors += problems
             column_sets.append(columns)
         if request.eval_dataset_path:
-            problems, _ = self._check_dataset("eval_dataset_path", request.eval_dataset_path, request.algorithm,
-                                              answer_fields)
+            problems, _ = self._check_dataset(
+                "eval_dataset_path", request.eval_dataset_path, request.algorithm, answer_fields
+            )
             errors += problems
         # Columns every training file has; unknown (None) when a file could not be read at all.
         shared_columns = set.intersection(*column_sets) if None not in column_sets else None
@@ -128,8 +129,11 @@ class JobService:
         errors = [FieldError(field, problem.message, row=problem.row) for problem in report.problems]
         if report.num_invalid > len(report.problems):
             errors.append(
-                FieldError(field, f"{report.num_invalid} of {report.num_rows} rows are invalid; the first "
-                                  f"{len(report.problems)} are listed")
+                FieldError(
+                    field,
+                    f"{report.num_invalid} of {report.num_rows} rows are invalid; the first "
+                    f"{len(report.problems)} are listed",
+                )
             )
         return errors, report.columns
 
@@ -179,8 +183,15 @@ class JobService:
     def start(self, name_or_id: str) -> Job:
         job = self.store.find(name_or_id)
         job = self.store.transition(
-            job.id, JobStatus.RUNNING, "start", "started by user", sources={JobStatus.PENDING},
-            attempt=job.attempt + 1, started_at=utcnow(), error=None, exit_code=None,
+            job.id,
+            JobStatus.RUNNING,
+            "start",
+            "started by user",
+            sources={JobStatus.PENDING},
+            attempt=job.attempt + 1,
+            started_at=utcnow(),
+            error=None,
+            exit_code=None,
         )
         return self.supervisor.launch(job)
 
@@ -195,13 +206,20 @@ class JobService:
         job = self.store.find(name_or_id)
         checkpoint = get_engine(job.engine).latest_complete_checkpoint(layout_of(job))
         where = (
-            f"from {checkpoint.name} (step {checkpoint.step})" if checkpoint
+            f"from {checkpoint.name} (step {checkpoint.step})"
+            if checkpoint
             else "from the beginning: no complete checkpoint"
         )
         job = self.store.transition(
-            job.id, JobStatus.RUNNING, "resume", f"resumed by user {where}",
+            job.id,
+            JobStatus.RUNNING,
+            "resume",
+            f"resumed by user {where}",
             sources={JobStatus.PAUSED, JobStatus.FAILED},
-            attempt=job.attempt + 1, error=None, exit_code=None, finished_at=None,
+            attempt=job.attempt + 1,
+            error=None,
+            exit_code=None,
+            finished_at=None,
         )
         return self.supervisor.launch(job)
 
@@ -209,15 +227,26 @@ class JobService:
         job = self.store.find(name_or_id)
         if job.status in (JobStatus.PENDING, JobStatus.PAUSED):
             return self.store.transition(
-                job.id, JobStatus.CANCELLED, "stop", "stopped by user",
-                sources={JobStatus.PENDING, JobStatus.PAUSED}, finished_at=utcnow(),
+                job.id,
+                JobStatus.CANCELLED,
+                "stop",
+                "stopped by user",
+                sources={JobStatus.PENDING, JobStatus.PAUSED},
+                finished_at=utcnow(),
             )
         job = self.store.request_action(job.id, "stop", replace=(None, "pause"))
         self.supervisor.stop(job)
         try:
             return self.store.transition(
-                job.id, JobStatus.CANCELLED, "stop", "stopped by user", sources={JobStatus.RUNNING},
-                requested_action=None, pid=None, process_started_at=None, finished_at=utcnow(),
+                job.id,
+                JobStatus.CANCELLED,
+                "stop",
+                "stopped by user",
+                sources={JobStatus.RUNNING},
+                requested_action=None,
+                pid=None,
+                process_started_at=None,
+                finished_at=utcnow(),
             )
         except ConflictError:
             return self.store.get(job.id)  # the exit watcher settled it first, as cancelled

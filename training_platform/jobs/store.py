@@ -90,9 +90,11 @@ class JobStore:
         pending = [value for value in replace if value is not None]
         pending_clause = col(Job.requested_action).is_(None)
         if pending:
-            pending_clause = pending_clause | col(Job.requested_action).in_(pending) if None in replace else col(
-                Job.requested_action
-            ).in_(pending)
+            pending_clause = (
+                pending_clause | col(Job.requested_action).in_(pending)
+                if None in replace
+                else col(Job.requested_action).in_(pending)
+            )
         with self.db.session() as session:
             result = session.execute(
                 update(Job)

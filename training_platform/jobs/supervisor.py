@@ -5,6 +5,7 @@ import logging
 from functools import partial
 from pathlib import Path
 
+from training_platform.common.files import tail_lines
 from training_platform.db.tables import Job
 from training_platform.db.types import utcnow
 from training_platform.engines.base import RunRequest, get_engine
@@ -14,7 +15,6 @@ from training_platform.jobs.layout import JobLayout
 from training_platform.jobs.params import Algorithm, parse_params
 from training_platform.jobs.states import JobStatus
 from training_platform.jobs.store import JobStore
-from training_platform.common.files import tail_lines
 from training_platform.metrics.status import TrainingState, read_status
 from training_platform.runners.base import ExitInfo, ProcessHandle, Runner
 
@@ -56,8 +56,13 @@ class JobSupervisor:
         except Exception as error:
             log.exception("launching job %s failed", job.id)
             return self.store.transition(
-                job.id, JobStatus.FAILED, "fail", f"launch failed: {error}",
-                sources={JobStatus.RUNNING}, error=f"launch failed: {error}", finished_at=utcnow(),
+                job.id,
+                JobStatus.FAILED,
+                "fail",
+                f"launch failed: {error}",
+                sources={JobStatus.RUNNING},
+                error=f"launch failed: {error}",
+                finished_at=utcnow(),
             )
         job = self.store.update(job.id, pid=handle.pid, process_started_at=handle.started_at)
         self.store.record(job.id, "process", f"attempt {job.attempt}: {self.runner.mode} process {handle.pid} started")
@@ -93,9 +98,17 @@ class JobSupervisor:
         target, reason, error = self._outcome(job, exit_info)
         try:
             self.store.transition(
-                job_id, target, "settle", reason, sources={JobStatus.RUNNING},
-                requested_action=None, exit_code=exit_info.code, pid=None, process_started_at=None,
-                error=error, finished_at=utcnow() if target != JobStatus.PAUSED else None,
+                job_id,
+                target,
+                "settle",
+                reason,
+                sources={JobStatus.RUNNING},
+                requested_action=None,
+                exit_code=exit_info.code,
+                pid=None,
+                process_started_at=None,
+                error=error,
+                finished_at=utcnow() if target != JobStatus.PAUSED else None,
             )
         except ConflictError:
             pass  # a concurrent stop settled it

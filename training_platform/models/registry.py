@@ -8,8 +8,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlmodel import col, select
 
 from training_platform.db import Database
-from training_platform.db.tables import RegisteredModel
 from training_platform.db.lookup import get_by_name_or_id, name_taken
+from training_platform.db.tables import RegisteredModel
 from training_platform.errors import ConflictError, FieldError, InvalidInputError
 
 

@@ -86,7 +86,7 @@ def build_reward_function(spec: RewardSpec) -> RewardFunction:
     def reward(completions: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> list[float]:
         if len(completions) != len(rows):
             raise ValueError(f"{len(completions)} completions but {len(rows)} rows")
-        return [_score(spec, completion, row, function) for completion, row in zip(completions, rows)]
+        return [_score(spec, completion, row, function) for completion, row in zip(completions, rows, strict=True)]
 
     reward.__name__ = reward.__qualname__ = spec.name
     return reward
@@ -126,7 +126,9 @@ def _check_custom_function(spec: str) -> None:
         else:
             reason = "not found"
         if found is None:
-            raise RewardConfigError(f"module {target!r} is not importable ({reason}; is it installed or on PYTHONPATH?)")
+            raise RewardConfigError(
+                f"module {target!r} is not importable ({reason}; is it installed or on PYTHONPATH?)"
+            )
         return
     path = Path(target).expanduser().resolve()
     if not path.is_file():
@@ -135,9 +137,7 @@ def _check_custom_function(spec: str) -> None:
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     except (SyntaxError, UnicodeDecodeError) as exc:
         raise RewardConfigError(f"file {target!r} is not valid Python: {exc}") from None
-    definitions = {
-        node.name: node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-    }
+    definitions = {node.name: node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
     if attribute not in definitions:
         raise RewardConfigError(f"file {target!r} defines no top-level function {attribute!r}")
     arguments = definitions[attribute].args
@@ -153,9 +153,7 @@ def _score(spec: RewardSpec, completion: str, row: Mapping[str, Any], function: 
                 f"answer_field: column {spec.answer_field!r} not found in row (columns: {', '.join(map(str, row))})"
             )
         predicted = extract_answer(completion, spec.extraction, spec.json_key)
-        return answers_match(
-            predicted, row[spec.answer_field], spec.comparison, spec.tolerance, spec.fuzzy_threshold
-        )
+        return answers_match(predicted, row[spec.answer_field], spec.comparison, spec.tolerance, spec.fuzzy_threshold)
     if spec.type == "format_check":
         if spec.pattern is not None:
             matched = re.fullmatch(spec.pattern, completion.strip(), re.DOTALL) is not None
@@ -179,7 +177,5 @@ def _as_reward(value: Any, function_name: str | None) -> float:
         except (TypeError, ValueError, OverflowError):
             reward = None
     if reward is None or not math.isfinite(reward):
-        raise RewardConfigError(
-            f"custom reward function {function_name!r} must return a finite number, got {value!r}"
-        )
+        raise RewardConfigError(f"custom reward function {function_name!r} must return a finite number, got {value!r}")
     return reward

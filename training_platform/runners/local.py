@@ -6,7 +6,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import psutil
@@ -31,7 +31,7 @@ class LocalRunner(Runner):
 
     def start(self, spec: LaunchSpec, stdout_path: Path, stderr_path: Path) -> ProcessHandle:
         stdout_path.parent.mkdir(parents=True, exist_ok=True)
-        banner = f"\n===== {datetime.now(timezone.utc).isoformat()} start: {' '.join(spec.argv)}\n"
+        banner = f"\n===== {datetime.now(UTC).isoformat()} start: {' '.join(spec.argv)}\n"
         with open(stdout_path, "a", encoding="utf-8") as out, open(stderr_path, "a", encoding="utf-8") as err:
             out.write(banner)
             err.write(banner)
@@ -54,9 +54,7 @@ class LocalRunner(Runner):
         with self._lock:
             child = self._children.get(handle.pid)
         target = self._wait_child if child is not None else self._wait_adopted
-        threading.Thread(
-            target=target, args=(handle, on_exit), name=f"watch-{handle.pid}", daemon=True
-        ).start()
+        threading.Thread(target=target, args=(handle, on_exit), name=f"watch-{handle.pid}", daemon=True).start()
 
     def _wait_child(self, handle: ProcessHandle, on_exit: Callable[[ExitInfo], None]) -> None:
         with self._lock:

@@ -6,7 +6,7 @@ only after the trainer reports it saved (on_save), and resumes only from marked 
 """
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from training_platform.engines.base import CheckpointInfo
@@ -17,7 +17,7 @@ _CHECKPOINT_NAME = re.compile(r"^checkpoint-(\d+)$")
 
 
 def mark_complete(checkpoint_dir: Path) -> None:
-    (checkpoint_dir / COMPLETE_MARKER).write_text(datetime.now(timezone.utc).isoformat(), encoding="utf-8")
+    (checkpoint_dir / COMPLETE_MARKER).write_text(datetime.now(UTC).isoformat(), encoding="utf-8")
 
 
 def is_complete(checkpoint_dir: Path) -> bool:
@@ -32,7 +32,7 @@ def _info(path: Path, step: int | None, kind: str) -> CheckpointInfo:
         path=path,
         complete=is_complete(path),
         kind=kind,
-        created_at=datetime.fromtimestamp(path.stat().st_mtime, timezone.utc),
+        created_at=datetime.fromtimestamp(path.stat().st_mtime, UTC),
         size_bytes=sum(f.stat().st_size for f in files),
     )
 
@@ -48,4 +48,3 @@ def list_checkpoints(layout: JobLayout) -> list[CheckpointInfo]:
     if layout.final_model_dir.is_dir():
         found.append(_info(layout.final_model_dir, None, "final"))
     return found
-

@@ -1,0 +1,78 @@
+"""Shared fixtures: the demo assets built once, databases on SQLite and PostgreSQL, a real server."""
+
+import os
+import uuid
+from pathlib import Path
+
+import psycopg
+import pytest
+from sqlalchemy.engine import make_url
+
+from tests.helpers import ServerProcess
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+POSTGRES_URL = os.environ.get("PLATFORM_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+@pytest.fixture(scope="session")
+def demo_assets(tmp_path_factory) -> dict[str, Path]:
+    """The demo model and datasets, built once per test session exactly as `tplat demo` builds them."""
+    from training_platform.demo.assets import build_datasets, build_model, build_tokenizer
+
+    root = tmp_path_factory.mktemp("demo")
+    model_dir = root / "model"
+    tokenizer = build_tokenizer(model_dir)
+    build_model(model_dir, tokenizer)
+    assets = {"model": model_dir}
+    for dataset in build_datasets(root / "data"):
+        assets[dataset.kind] = dataset.path
+    return assets
+
+
+def _libpq_url(url: str) -> str:
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+@pytest.fixture
+def postgres_url():
+    """A fresh, empty PostgreSQL database on the server at 127.0.0.1:5432, dropped afterwards."""
+    name = f"tplat_test_{uuid.uuid4().hex[:12]}"
+    admin = _libpq_url(POSTGRES_URL)
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    yield make_url(POSTGRES_URL).set(database=name).render_as_string(hide_password=False)
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request, tmp_path):
+    """Each database test runs twice: on an SQLite file and on a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'platform.db'}"
+    return request.getfixturevalue("postgres_url")
+
+
+@pytest.fixture
+def settings(tmp_path, database_url):
+    from training_platform.settings import Settings
+
+    return Settings(home=tmp_path / "home", database_url=database_url, stop_grace_seconds=3)
+
+
+@pytest.fixture
+def platform(settings):
+    from training_platform.platform import Platform
+
+    opened = Platform.open(settings)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A real `tplat serve` on a free loopback port with its own home and SQLite database."""
+    process = ServerProcess(home=tmp_path_factory.mktemp("server_home"))
+    process.start()
+    yield process
+    process.shutdown()

@@ -1,0 +1,122 @@
+"""Test helpers: a real platform server process and small waiting utilities."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import psutil
+
+TRAINING_ENV = {"PLATFORM_TRAIN_CPU_THREADS": "1", "PLATFORM_STOP_GRACE_SECONDS": "5"}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_until(predicate, timeout: float, interval: float = 0.2, message: str = "condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout}s waiting for {message}")
+
+
+class ServerProcess:
+    def __init__(self, home: Path, database_url: str | None = None):
+        self.home = home
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {
+            **os.environ,
+            **TRAINING_ENV,
+            "PLATFORM_HOME": str(home),
+            "PLATFORM_PORT": str(self.port),
+            "PLATFORM_URL": self.url,
+        }
+        if database_url:
+            self.env["PLATFORM_DATABASE_URL"] = database_url
+        self.process: subprocess.Popen | None = None
+        self.api = httpx.Client(base_url=f"{self.url}/api/v1", timeout=60)
+
+    def start(self) -> None:
+        log = open(self.home / "server.log", "a")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "training_platform.cli.main", "serve"],
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        wait_until(self._healthy, timeout=60, message=f"server on {self.url}")
+
+    def _healthy(self) -> bool:
+        if self.process.poll() is not None:
+            raise AssertionError(f"server exited with {self.process.returncode}: {self.log_text()[-3000:]}")
+        try:
+            return self.api.get("/health").status_code == 200
+        except httpx.TransportError:
+            return False
+
+    def log_text(self) -> str:
+        return (self.home / "server.log").read_text(errors="replace")
+
+    def stop_server_only(self) -> None:
+        """Stop the API server the way an operator would (SIGTERM); training processes keep running."""
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(timeout=30)
+
+    def shutdown(self) -> None:
+        """Stop every job this server still runs, then the server; nothing it started outlives the test."""
+        if self.process is not None and self.process.poll() is None:
+            for job in self.api.get("/jobs", params={"status": "running"}).json():
+                self.api.post(f"/jobs/{job['id']}/stop")
+            self.stop_server_only()
+        for proc in psutil.process_iter(["environ"]):
+            try:
+                if (proc.info["environ"] or {}).get("PLATFORM_HOME") == str(self.home):
+                    proc.kill()
+            except psutil.Error:
+                pass
+
+    def cli(self, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "training_platform.cli.main", *args],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+
+    def create_job(self, **body) -> dict:
+        response = self.api.post("/jobs", json=body)
+        assert response.status_code == 201, response.text
+        return response.json()
+
+    def job(self, job_id: str) -> dict:
+        return self.api.get(f"/jobs/{job_id}").json()
+
+    def wait_for_status(self, job_id: str, *statuses: str, timeout: float = 300) -> dict:
+        def reached():
+            job = self.job(job_id)
+            return job if job["status"] in statuses else None
+
+        return wait_until(reached, timeout, interval=0.3, message=f"job {job_id} to become {'/'.join(statuses)}")
+
+    def wait_for_step(self, job_id: str, step: int, timeout: float = 120) -> dict:
+        def reached():
+            job = self.job(job_id)
+            progress = job.get("progress") or {}
+            if job["status"] != "running":
+                raise AssertionError(f"job left running before step {step}: {job['status']} {job['error']}")
+            return job if progress.get("current_step", 0) >= step else None
+
+        return wait_until(reached, timeout, interval=0.2, message=f"job {job_id} to reach step {step}")

@@ -1,0 +1,136 @@
+"""The local runner with real processes: exit codes, logs, stop escalation, process groups, adoption."""
+
+import os
+import signal
+import sys
+import threading
+import time
+
+import psutil
+
+from tests.helpers import wait_until
+from training_platform.engines.base import LaunchSpec
+from training_platform.runners.base import ExitInfo, ProcessHandle
+from training_platform.runners.local import LocalRunner
+
+
+def python(code: str, tmp_path) -> LaunchSpec:
+    return LaunchSpec(argv=[sys.executable, "-c", code], cwd=tmp_path, env={"RUNNER_TEST": "1"})
+
+
+def start(runner, spec, tmp_path) -> ProcessHandle:
+    return runner.start(spec, tmp_path / "logs" / "out.log", tmp_path / "logs" / "err.log")
+
+
+def exit_waiter(runner, handle):
+    done = threading.Event()
+    result: list[ExitInfo] = []
+
+    def on_exit(info):
+        result.append(info)
+        done.set()
+
+    runner.watch(handle, on_exit)
+    return lambda: (done.wait(30), result[0])[1]
+
+
+def group_members(pgid: int) -> list[psutil.Process]:
+    members = []
+    for proc in psutil.process_iter():
+        try:
+            if os.getpgid(proc.pid) == pgid:
+                members.append(proc)
+        except (ProcessLookupError, psutil.Error):
+            pass
+    return members
+
+
+def test_exit_code_and_output_are_captured(tmp_path):
+    runner = LocalRunner()
+    code = "import os, sys; print('hello', os.environ['RUNNER_TEST']); print('oops', file=sys.stderr); sys.exit(3)"
+    handle = start(runner, python(code, tmp_path), tmp_path)
+    info = exit_waiter(runner, handle)()
+    assert (info.code, info.signal, info.describe()) == (3, None, "exited with code 3")
+    out = (tmp_path / "logs" / "out.log").read_text()
+    assert "===== " in out and out.rstrip().endswith("hello 1")
+    assert (tmp_path / "logs" / "err.log").read_text().rstrip().endswith("oops")
+    assert not runner.is_alive(handle)
+
+
+def test_arguments_are_never_interpreted_by_a_shell(tmp_path):
+    runner = LocalRunner()
+    marker = tmp_path / "injected"
+    spec = LaunchSpec(argv=[sys.executable, "-c", "import sys; print(sys.argv[1])", f"$(touch {marker}); `id`"], cwd=tmp_path)
+    exit_waiter(runner, start(runner, spec, tmp_path))()
+    assert not marker.exists()
+    assert f"$(touch {marker}); `id`" in (tmp_path / "logs" / "out.log").read_text()
+
+
+def test_process_runs_in_its_own_group(tmp_path):
+    runner = LocalRunner()
+    handle = start(runner, python("import time; time.sleep(30)", tmp_path), tmp_path)
+    assert os.getpgid(handle.pid) == handle.pid != os.getpgid(0)
+    runner.stop(handle, grace_seconds=5)
+
+
+def test_stop_escalates_to_sigkill_and_takes_the_whole_group(tmp_path):
+    runner = LocalRunner()
+    # A parent and a grandchild that both ignore SIGTERM.
+    code = (
+        "import signal, subprocess, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN);"
+        "subprocess.Popen([sys.executable, '-c', 'import signal,time; signal.signal(signal.SIGTERM, signal.SIG_IGN);"
+        " time.sleep(60)']); print('ready', flush=True); time.sleep(60)"
+    )
+    handle = start(runner, python(code, tmp_path), tmp_path)
+    wait_until(lambda: len(group_members(handle.pid)) == 2, 20, message="two processes in the group")
+    waiter = exit_waiter(runner, handle)
+    began = time.monotonic()
+    runner.stop(handle, grace_seconds=1.0)
+    assert 1.0 <= time.monotonic() - began < 10
+    assert waiter().signal == signal.SIGKILL
+    wait_until(lambda: group_members(handle.pid) == [], 10, message="process group gone")
+
+
+def test_stop_lets_a_cooperative_process_exit_on_sigterm(tmp_path):
+    runner = LocalRunner()
+    code = (
+        "import signal, sys, time\n"
+        "signal.signal(signal.SIGTERM, lambda *a: sys.exit(0))\n"
+        "print('ready', flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    handle = start(runner, python(code, tmp_path), tmp_path)
+    wait_until(lambda: "ready" in (tmp_path / "logs" / "out.log").read_text().splitlines(), 20, message="ready")
+    waiter = exit_waiter(runner, handle)
+    runner.stop(handle, grace_seconds=20)
+    assert waiter().code == 0
+
+
+def test_a_killed_process_reports_the_signal(tmp_path):
+    runner = LocalRunner()
+    handle = start(runner, python("import time; time.sleep(60)", tmp_path), tmp_path)
+    waiter = exit_waiter(runner, handle)
+    os.kill(handle.pid, signal.SIGKILL)
+    info = waiter()
+    assert (info.code, info.signal, info.describe()) == (-9, 9, "killed by signal SIGKILL")
+
+
+def test_a_restarted_runner_adopts_a_live_process_by_pid_and_start_time(tmp_path):
+    first = LocalRunner()
+    handle = start(first, python("import time; time.sleep(60)", tmp_path), tmp_path)
+    adopter = LocalRunner()
+    assert adopter.is_alive(handle)
+    assert not adopter.is_alive(ProcessHandle(pid=handle.pid, started_at=handle.started_at - 100))
+    waiter = exit_waiter(adopter, handle)
+    os.kill(handle.pid, signal.SIGKILL)
+    first._children[handle.pid].wait()  # the old parent reaps it, as init would after a real restart
+    info = waiter()
+    assert info.code is None and "exit status unknown" in info.describe()
+
+
+def test_stop_of_a_finished_process_is_harmless(tmp_path):
+    runner = LocalRunner()
+    handle = start(runner, python("pass", tmp_path), tmp_path)
+    exit_waiter(runner, handle)()
+    runner.stop(handle, grace_seconds=0.5)
+    assert not runner.is_alive(handle)
