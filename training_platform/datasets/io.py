@@ -47,7 +47,7 @@ def _jsonl_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | RowProblem]]
             try:
                 value = json.loads(raw.decode("utf-8"))
             except UnicodeDecodeError as error:
-                yield number, RowProblem(number, f"not valid UTF-8 (byte {error.start} of the line)")
+                yield number, RowProblem(number, f"not valid UTF-8 (byte {error.start + 1} of the line)")
                 continue
             except json.JSONDecodeError as error:
                 yield number, RowProblem(number, f"invalid JSON: {error.msg} at column {error.colno}")

@@ -11,13 +11,14 @@ from training_platform.models.registry import ModelRegister
 from training_platform.platform import Platform
 
 DEMO_JOB_NAME = "demo-sft"
-# Sized for the tiny model on a laptop CPU: about 10 seconds of training, loss falls from ~5.7 to ~1.
+# Sized for the tiny model on a laptop CPU: about 10 seconds of training, loss falls from ~5.7 to ~0.4 and
+# the model answers in the taught format ("The answer is N.").
 DEMO_SFT_PARAMS = {
     "learning_rate": 3e-3,
     "batch_size": 16,
     "micro_batch_size": 16,
-    "max_steps": 60,
-    "save_interval": 20,
+    "max_steps": 200,
+    "save_interval": 50,
     "warmup_ratio": 0.05,
 }
 
