@@ -6,8 +6,10 @@ from alembic.migration import MigrationContext
 from sqlalchemy import inspect
 from sqlmodel import SQLModel
 
-from training_platform.db import Database
-from training_platform.db import tables  # noqa: F401
+from training_platform.db import (
+    Database,
+    tables,  # noqa: F401
+)
 from training_platform.db.database import alembic_config
 
 

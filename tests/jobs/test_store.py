@@ -92,7 +92,7 @@ def test_racing_transitions_have_exactly_one_winner(store):
 
 def test_request_action_needs_a_running_job_without_another_request(store):
     job = add_job(store)
-    with pytest.raises(ConflictError, match="pause needs running"):
+    with pytest.raises(ConflictError, match="pause is allowed when it is running"):
         store.request_action(job.id, "pause")
     store.transition(job.id, JobStatus.RUNNING, "start", "go")
     assert store.request_action(job.id, "pause").requested_action == "pause"

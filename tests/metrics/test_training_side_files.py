@@ -13,8 +13,16 @@ from training_platform.metrics.writer import MetricsWriter
 
 def test_trl_keys_land_in_the_seed_groups_and_the_rest_keeps_its_name():
     record = structure(
-        {"loss": 1.5, "grad_norm": 2.0, "learning_rate": 1e-5, "reward": 0.5, "reward_std": 0.1, "kl": 0.01,
-         "rewards/accuracies": 0.75, "eval_loss": 1.7},
+        {
+            "loss": 1.5,
+            "grad_norm": 2.0,
+            "learning_rate": 1e-5,
+            "reward": 0.5,
+            "reward_std": 0.1,
+            "kl": 0.01,
+            "rewards/accuracies": 0.75,
+            "eval_loss": 1.7,
+        },
         TRL_KEYS,
     )
     assert record == {

@@ -60,7 +60,9 @@ def test_exit_code_and_output_are_captured(tmp_path):
 def test_arguments_are_never_interpreted_by_a_shell(tmp_path):
     runner = LocalRunner()
     marker = tmp_path / "injected"
-    spec = LaunchSpec(argv=[sys.executable, "-c", "import sys; print(sys.argv[1])", f"$(touch {marker}); `id`"], cwd=tmp_path)
+    spec = LaunchSpec(
+        argv=[sys.executable, "-c", "import sys; print(sys.argv[1])", f"$(touch {marker}); `id`"], cwd=tmp_path
+    )
     exit_waiter(runner, start(runner, spec, tmp_path))()
     assert not marker.exists()
     assert f"$(touch {marker}); `id`" in (tmp_path / "logs" / "out.log").read_text()

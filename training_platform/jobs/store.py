@@ -106,7 +106,9 @@ class JobStore:
                 if job is None:
                     raise NotFoundError(f"job '{job_id}' not found")
                 if job.status != JobStatus.RUNNING:
-                    raise ConflictError(f"cannot {action} job '{job_id}': it is {job.status} ({action} needs running)")
+                    raise ConflictError(
+                        f"cannot {action} job '{job_id}': it is {job.status} ({action} is allowed when it is running)"
+                    )
                 raise ConflictError(f"cannot {action} job '{job_id}': {job.requested_action} already requested")
             session.add(JobEvent(job_id=job_id, kind="request", message=f"{action} requested"))
             session.commit()

@@ -1,0 +1,89 @@
+"""`tplat` against a real server: the demo, a followed job with progress, and clear errors."""
+
+import pytest
+
+from tests.helpers import ServerProcess, free_port
+from training_platform.cli.jobs import _new_lines, build_params
+
+
+def test_params_from_the_command_line_are_typed_and_nested(tmp_path):
+    file = tmp_path / "p.json"
+    file.write_text('{"learning_rate": 1e-5, "lora": {"rank": 16}}')
+    params = build_params(file, ["lora.rank=8", "max_steps=10", "lr_scheduler=linear", 'rewards=[{"type": "custom"}]'])
+    assert params == {
+        "learning_rate": 1e-5,
+        "lora": {"rank": 8},
+        "max_steps": 10,
+        "lr_scheduler": "linear",
+        "rewards": [{"type": "custom"}],
+    }
+
+
+def test_followed_logs_print_only_new_lines():
+    assert _new_lines(["a", "b", "c"], ["b", "c", "d", "e"]) == ["d", "e"]
+    assert _new_lines([], ["a"]) == ["a"]
+    assert _new_lines(["a"], ["x", "y"]) == ["x", "y"]
+
+
+@pytest.fixture(scope="module")
+def cli_server(tmp_path_factory):
+    server = ServerProcess(home=tmp_path_factory.mktemp("cli_home"))
+    demo = server.cli("demo")
+    assert demo.returncode == 0, demo.stderr
+    assert "created job demo-sft" in demo.stdout
+    server.start()
+    yield server
+    server.shutdown()
+
+
+@pytest.mark.slow
+def test_demo_job_runs_with_live_progress(cli_server):
+    result = cli_server.cli("jobs", "start", "demo-sft", "--follow")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "200/200" in result.stdout and "job demo-sft is completed" in result.stdout
+    listing = cli_server.cli("jobs", "list").stdout
+    assert "demo-sft" in listing and "completed" in listing and "200/200" in listing
+    checkpoints = cli_server.cli("jobs", "checkpoints", "demo-sft").stdout
+    assert "checkpoint-200" in checkpoints and "final" in checkpoints
+    logs = cli_server.cli("jobs", "logs", "demo-sft", "--lines", "3").stdout
+    assert "train_runtime" in logs
+
+
+@pytest.mark.slow
+def test_create_with_params_then_stop(cli_server):
+    home = cli_server.home
+    result = cli_server.cli(
+        "jobs", "create", "--name", "cli-lora", "--algorithm", "sft",
+        "--model", str(home / "models" / "demo-tiny-qwen2"), "--dataset", str(home / "datasets" / "demo" / "sft.jsonl"),
+        "-p", "learning_rate=1e-3", "-p", "batch_size=8", "-p", "micro_batch_size=8", "-p", "max_steps=100000",
+        "-p", "lora.rank=4", "--start",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "created job cli-lora" in result.stdout
+    job = cli_server.wait_for_step("cli-lora", 1)
+    assert job["params"]["lora"]["rank"] == 4
+    stopped = cli_server.cli("jobs", "stop", "cli-lora")
+    assert stopped.returncode == 0 and "cancelled" in stopped.stdout
+    events = cli_server.cli("jobs", "events", "cli-lora").stdout
+    assert "stopped by user" in events
+
+
+def test_invalid_input_exits_1_naming_the_field(cli_server):
+    result = cli_server.cli(
+        "jobs", "create", "--name", "cli-bad", "--algorithm", "sft", "--model", "/nowhere",
+        "--dataset", "/nowhere.jsonl", "-p", "learning_rate=-1",
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert "params.learning_rate: Input should be greater than 0" in result.stderr
+    assert "model_path: /nowhere does not exist" in result.stderr
+    assert "dataset_paths.0: /nowhere.jsonl does not exist" in result.stderr
+    illegal = cli_server.cli("jobs", "pause", "demo-sft")
+    assert illegal.returncode == 1 and "error 409" in illegal.stderr
+
+
+def test_unreachable_server_exits_2_with_a_hint(tmp_path):
+    server = ServerProcess(home=tmp_path)
+    server.env["PLATFORM_URL"] = f"http://127.0.0.1:{free_port()}"
+    result = server.cli("jobs", "list")
+    assert result.returncode == 2
+    assert "cannot reach the platform" in result.stderr and "tplat serve" in result.stderr
