@@ -98,36 +98,31 @@ def list_jobs(
 
 
 @app.command()
-def show(job: JobArg, follow: FollowOpt = False) -> None:
+def show(
+    job: JobArg,
+    follow: FollowOpt = False,
+    field: Annotated[str | None, typer.Option(help="Print only this field's value (for scripts).")] = None,
+) -> None:
     data = _client().get(f"/jobs/{job}")
+    if field is not None:
+        if field not in data:
+            raise typer.BadParameter(f"no field {field!r}; fields: {', '.join(data)}", param_hint="--field")
+        value = data[field]
+        typer.echo(value if isinstance(value, str) else json.dumps(value))
+        return
     if follow:
         _follow(data["id"])
         return
-    fields = [
-        "id",
-        "name",
-        "algorithm",
-        "engine",
-        "status",
-        "requested_action",
-        "model_path",
-        "dataset_paths",
-        "output_dir",
-        "attempt",
-        "pid",
-        "exit_code",
-        "created_at",
-        "started_at",
-        "finished_at",
-    ]
-    for field in fields:
-        console.print(f"[bold]{field}[/bold]: {data[field]}")
-    console.print(f"[bold]params[/bold]: {json.dumps(data['params'])}")
+    fields = ["id", "name", "algorithm", "engine", "status", "requested_action", "model_path", "dataset_paths",
+              "output_dir", "attempt", "pid", "exit_code", "created_at", "started_at", "finished_at"]
+    for name in fields:
+        console.print(f"[bold]{name}[/bold]: {data[name]}", soft_wrap=True)
+    console.print(f"[bold]params[/bold]: {json.dumps(data['params'])}", soft_wrap=True)
     if data["progress"]:
-        console.print(f"[bold]progress[/bold]: {json.dumps(data['progress'])}")
+        console.print(f"[bold]progress[/bold]: {json.dumps(data['progress'])}", soft_wrap=True)
     console.print(f"[bold]allowed actions[/bold]: {', '.join(data['allowed_actions'])}")
     if data["error"]:
-        console.print(f"[bold red]error[/bold red]: {data['error']}")
+        console.print(f"[bold red]error[/bold red]: {data['error']}", soft_wrap=True)
 
 
 def _action(job: str, action: str, follow: bool = False) -> None:
