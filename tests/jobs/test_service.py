@@ -45,7 +45,6 @@ def test_create_stores_resolved_paths_and_validated_params(platform, demo_assets
         ({"dataset_paths": ["/no/such/data.jsonl"]}, "dataset_paths.0", "does not exist"),
         ({"dataset_paths": ["/no/such/data.csv"]}, "dataset_paths.0", "unsupported file type"),
         ({"engine": "nope"}, "engine", "unknown engine 'nope'; available: trl"),
-        ({"algorithm": Algorithm.PPO, "params": {"reward_model_path": "/x"}}, "params.reward_model_path", "does not"),
         ({"params": {**SFT_PARAMS, "num_gpus": 2, "batch_size": 16}}, "params.num_gpus", "one device per job"),
     ],
 )

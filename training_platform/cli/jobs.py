@@ -113,8 +113,23 @@ def show(
     if follow:
         _follow(data["id"])
         return
-    fields = ["id", "name", "algorithm", "engine", "status", "requested_action", "model_path", "dataset_paths",
-              "output_dir", "attempt", "pid", "exit_code", "created_at", "started_at", "finished_at"]
+    fields = [
+        "id",
+        "name",
+        "algorithm",
+        "engine",
+        "status",
+        "requested_action",
+        "model_path",
+        "dataset_paths",
+        "output_dir",
+        "attempt",
+        "pid",
+        "exit_code",
+        "created_at",
+        "started_at",
+        "finished_at",
+    ]
     for name in fields:
         console.print(f"[bold]{name}[/bold]: {data[name]}", soft_wrap=True)
     console.print(f"[bold]params[/bold]: {json.dumps(data['params'])}", soft_wrap=True)

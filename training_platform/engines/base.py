@@ -50,9 +50,7 @@ class Engine(ABC):
     algorithms: frozenset[Algorithm]
 
     def check(self, request: RunRequest) -> list[FieldError]:
-        """Engine-specific reasons to refuse a job before anything is created."""
-        if request.algorithm not in self.algorithms:
-            return [FieldError("algorithm", self.unsupported_message(request.algorithm))]
+        """Engine-specific reasons to refuse a job (of a supported algorithm) before anything is created."""
         return []
 
     def unsupported_message(self, algorithm: Algorithm) -> str:

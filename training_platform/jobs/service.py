@@ -11,15 +11,14 @@ from training_platform.datasets.formats import validate_file
 from training_platform.datasets.io import DatasetFileError
 from training_platform.db.tables import Job, JobEvent
 from training_platform.db.types import utcnow
-from training_platform.engines.base import CheckpointInfo, RunRequest, get_engine
+from training_platform.engines.base import CheckpointInfo, get_engine
 from training_platform.errors import ConflictError, FieldError, InvalidInputError, field_errors_from_pydantic
 from training_platform.jobs import control
-from training_platform.jobs.layout import JobLayout
 from training_platform.jobs.params import PPOParams, RuleRewardParams, TrainingParams, parse_params
 from training_platform.jobs.schemas import JobCreate, JobRead, Progress
 from training_platform.jobs.states import JobStatus
 from training_platform.jobs.store import JobStore
-from training_platform.jobs.supervisor import JobSupervisor, layout_of
+from training_platform.jobs.supervisor import JobSupervisor, layout_of, run_request
 from training_platform.metrics.status import read_status
 from training_platform.models.registry import model_dir_problem
 from training_platform.rewards import RewardConfigError, validate_reward_spec
@@ -48,12 +47,11 @@ class JobService:
     # ---- create / read / delete ------------------------------------------------------------------
 
     def create(self, request: JobCreate) -> Job:
+        engine = get_engine(request.engine)
+        if request.algorithm not in engine.algorithms:
+            raise InvalidInputError([FieldError("algorithm", engine.unsupported_message(request.algorithm))])
+        params = self._validate(request)
         job_id = uuid.uuid4().hex
-        layout = JobLayout(job_id, self.jobs_dir / job_id)
-        params = self._validate(request, layout)
-        if self.store.name_taken(request.name):
-            raise ConflictError(f"a job named '{request.name}' already exists")
-        layout.root.mkdir(parents=True, exist_ok=True)
         job = Job(
             id=job_id,
             name=request.name,
@@ -65,12 +63,17 @@ class JobService:
             eval_dataset_path=_absolute(request.eval_dataset_path) if request.eval_dataset_path else None,
             params=params.model_dump(mode="json", exclude={"algorithm"}),
             status=JobStatus.PENDING.value,
-            output_dir=str(layout.root),
+            output_dir=str(self.jobs_dir / job_id),
         )
+        if errors := engine.check(run_request(job)):
+            raise InvalidInputError(errors)
+        if self.store.name_taken(request.name):
+            raise ConflictError(f"a job named '{request.name}' already exists")
+        layout_of(job).root.mkdir(parents=True, exist_ok=True)
         job = self.store.add(job, f"created {request.algorithm.value} job on engine {request.engine}")
         return self.start(job.id) if request.start else job
 
-    def _validate(self, request: JobCreate, layout: JobLayout) -> TrainingParams:
+    def _validate(self, request: JobCreate) -> TrainingParams:
         """Collect every problem at once, so one round trip shows the user all of them."""
         errors: list[FieldError] = []
         try:
@@ -101,19 +104,6 @@ class JobService:
             except RewardConfigError as error:
                 field, _, message = str(error).partition(": ")
                 errors.append(FieldError(field, message))
-        if params is not None and not errors:
-            engine = get_engine(request.engine)
-            errors += engine.check(
-                RunRequest(
-                    job_id=layout.job_id,
-                    algorithm=request.algorithm,
-                    model_path=request.model_path,
-                    dataset_paths=request.dataset_paths,
-                    eval_dataset_path=request.eval_dataset_path,
-                    params=params,
-                    layout=layout,
-                )
-            )
         if errors:
             raise InvalidInputError(errors)
         return params

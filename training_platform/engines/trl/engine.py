@@ -24,17 +24,10 @@ class TrlEngine(Engine):
         return super().unsupported_message(algorithm)
 
     def check(self, request: RunRequest) -> list[FieldError]:
-        errors = super().check(request)
-        if errors:
-            return errors
         if request.params.num_gpus > 1:
-            errors.append(
-                FieldError(
-                    "params.num_gpus",
-                    "the trl engine trains on one device per job; use the verl engine for multi-GPU runs",
-                )
-            )
-        return errors
+            message = "the trl engine trains on one device per job; use the verl engine for multi-GPU runs"
+            return [FieldError("params.num_gpus", message)]
+        return []
 
     def launch_spec(self, request: RunRequest, cpu_threads: int) -> LaunchSpec:
         config = RunConfig(
