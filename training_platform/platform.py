@@ -7,6 +7,8 @@ from training_platform.db import Database
 from training_platform.jobs.service import JobService
 from training_platform.jobs.store import JobStore
 from training_platform.jobs.supervisor import JobSupervisor
+from training_platform.metrics.service import MetricsService
+from training_platform.metrics.store import MetricStore
 from training_platform.models.registry import ModelRegistry
 from training_platform.runners.local import LocalRunner
 from training_platform.settings import Settings
@@ -20,6 +22,7 @@ class Platform:
     supervisor: JobSupervisor
     models: ModelRegistry
     datasets: DatasetRegistry
+    metrics: MetricsService
 
     @classmethod
     def open(cls, settings: Settings) -> "Platform":
@@ -29,13 +32,17 @@ class Platform:
         db.upgrade()
         store = JobStore(db)
         supervisor = JobSupervisor(store, LocalRunner(), settings.stop_grace_seconds, settings.train_cpu_threads)
+        jobs = JobService(store, supervisor, settings.jobs_dir, settings.dataset_error_limit)
+        metrics = MetricsService(MetricStore(db), jobs, settings.metrics_flush_records, settings.metrics_flush_seconds)
+        supervisor.listeners.append(metrics)
         return cls(
             settings=settings,
             db=db,
-            jobs=JobService(store, supervisor, settings.jobs_dir, settings.dataset_error_limit),
+            jobs=jobs,
             supervisor=supervisor,
             models=ModelRegistry(db),
             datasets=DatasetRegistry(db, settings.dataset_error_limit),
+            metrics=metrics,
         )
 
     def close(self) -> None:

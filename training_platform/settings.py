@@ -20,6 +20,8 @@ class Settings(BaseSettings):
         default=0, ge=0, description="torch threads of a training process on CPU; 0 lets torch decide."
     )
     dataset_error_limit: int = Field(default=20, ge=1, description="Invalid rows listed in a validation error.")
+    metrics_flush_records: int = Field(default=100, ge=1, description="Steps buffered before a metrics write.")
+    metrics_flush_seconds: float = Field(default=30.0, gt=0, description="Oldest buffered step's age before a write.")
 
     @model_validator(mode="after")
     def _resolve_paths(self) -> "Settings":

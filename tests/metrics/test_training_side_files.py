@@ -6,43 +6,66 @@ import threading
 
 from training_platform.common.files import read_json, tail_lines, write_json_atomic
 from training_platform.jobs import control
-from training_platform.metrics.canonical import TRL_KEYS, structure
+from training_platform.metrics.canonical import TRL_KEYS, VERL_KEYS, canonicalize, from_grouped, to_grouped
 from training_platform.metrics.status import TrainingState, TrainingStatus, read_status, write_status
 from training_platform.metrics.writer import MetricsWriter
 
 
 def test_trl_keys_land_in_the_seed_groups_and_the_rest_keeps_its_name():
-    record = structure(
-        {
-            "loss": 1.5,
-            "grad_norm": 2.0,
-            "learning_rate": 1e-5,
-            "reward": 0.5,
-            "reward_std": 0.1,
-            "kl": 0.01,
-            "rewards/accuracies": 0.75,
-            "eval_loss": 1.7,
-        },
-        TRL_KEYS,
-    )
+    raw = {
+        "loss": 1.5,
+        "grad_norm": 2.0,
+        "learning_rate": 1e-5,
+        "reward": 0.5,
+        "reward_std": 0.1,
+        "kl": 0.01,
+        "rewards/accuracies": 0.75,
+        "eval_loss": 1.7,
+        "epoch": 0.5,
+        "note": "text is not a metric",
+    }
+    values = canonicalize(raw, TRL_KEYS)
+    record = to_grouped(values)
     assert record == {
         "loss": {"total_loss": 1.5},
-        "gradient": {"norm": 2.0},
+        "gradient": {"actor_norm": 2.0},
         "learning_rate": 1e-5,
         "reward": {"mean": 0.5, "std": 0.1},
         "kl": {"mean": 0.01},
         "eval": {"loss": 1.7},
+        "epoch": 0.5,
         "custom": {"rewards/accuracies": 0.75},
+    }
+    assert from_grouped({"step": 3, "timestamp": 1.0, **record}) == values
+
+
+def test_verl_keys_map_and_a_second_key_for_the_same_field_keeps_its_name():
+    raw = {
+        "actor/pg_loss": 0.2,
+        "critic/score/mean": 0.7,
+        "timing_s/step": 3.0,
+        "actor/lr": 1e-6,
+        "train/lr": 2e-6,
+        "response_length/mean": 100,
+    }
+    assert canonicalize(raw, VERL_KEYS) == {
+        "policy_loss": 0.2,
+        "reward_mean": 0.7,
+        "step_time": 3.0,
+        "learning_rate": 1e-6,
+        "train/lr": 2e-6,
+        "response_length/mean": 100.0,
     }
 
 
 def test_each_line_is_flushed_at_once_and_non_finite_values_survive(tmp_path):
     writer = MetricsWriter(tmp_path / "m.jsonl", TRL_KEYS)
-    writer.write(1, {"loss": float("nan"), "grad_norm": float("inf")}, epoch=0.1)
+    writer.write(1, {"loss": float("nan"), "grad_norm": float("inf"), "epoch": 0.1}, anomaly={"type": "nan"})
     lines = (tmp_path / "m.jsonl").read_text().splitlines()  # read before close: no buffering
     record = json.loads(lines[0])
     assert record["step"] == 1 and record["epoch"] == 0.1 and record["timestamp"] > 0
-    assert math.isnan(record["loss"]["total_loss"]) and record["gradient"]["norm"] == math.inf
+    assert math.isnan(record["loss"]["total_loss"]) and record["gradient"]["actor_norm"] == math.inf
+    assert record["anomaly"] == {"type": "nan"}
     writer.close()
 
 

@@ -1,5 +1,6 @@
 """The FastAPI application: `uvicorn --factory training_platform.api.app:create_app`, or `tplat serve`."""
 
+import asyncio
 import logging
 from contextlib import asynccontextmanager
 
@@ -7,7 +8,7 @@ from fastapi import FastAPI
 
 from training_platform import __version__
 from training_platform.api.errors import install_error_handlers
-from training_platform.api.routers import datasets, jobs, models, system
+from training_platform.api.routers import datasets, jobs, models, monitoring, system
 from training_platform.platform import Platform
 from training_platform.settings import Settings, get_settings
 
@@ -21,11 +22,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         platform = Platform.open(settings)
+        platform.metrics.hub.bind(asyncio.get_running_loop())
         platform.supervisor.recover()
         app.state.platform = platform
         log.info("platform ready: home %s, database %s", settings.home, platform.db.engine.url.get_backend_name())
         yield
         # Training processes are deliberately left running: the next start re-attaches to them.
+        await platform.metrics.stop_following()
         platform.close()
 
     app = FastAPI(
@@ -35,6 +38,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     install_error_handlers(app)
-    for router in (system.router, jobs.router, models.router, datasets.router):
+    for router in (system.router, jobs.router, monitoring.router, models.router, datasets.router):
         app.include_router(router, prefix=API_PREFIX)
     return app

@@ -3,7 +3,7 @@
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Column, ForeignKey, Text
+from sqlalchemy import JSON, BigInteger, Column, Float, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from training_platform.db.types import UTCDateTime, utcnow
@@ -77,3 +77,74 @@ class RegisteredDataset(SQLModel, table=True):
     size_bytes: int = Field(sa_type=BigInteger)
     description: str = Field(default="", sa_type=Text)
     created_at: datetime = _timestamp()
+
+
+class MetricSeries(SQLModel, table=True):
+    """One logged key of one job; its values are in metric_points."""
+
+    __tablename__ = "metric_series"
+    __table_args__ = (UniqueConstraint("job_id", "key"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    job_id: str = Field(sa_column=Column(ForeignKey("jobs.id", ondelete="CASCADE"), nullable=False))
+    key: str = Field(max_length=255)
+
+
+class MetricPoint(SQLModel, table=True):
+    __tablename__ = "metric_points"
+    __table_args__ = {"sqlite_with_rowid": False}
+
+    series_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("metric_series.id", ondelete="CASCADE"), primary_key=True)
+    )
+    step: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
+    # NULL stands for NaN: SQLite turns NaN into NULL anyway, so both backends store it the same way.
+    value: float | None = Field(default=None, sa_type=Float)
+
+
+class MetricRollup(SQLModel, table=True):
+    """Summary of a series over a fixed bucket of steps, so long ranges downsample without reading every point."""
+
+    __tablename__ = "metric_rollups"
+    __table_args__ = {"sqlite_with_rowid": False}
+
+    series_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("metric_series.id", ondelete="CASCADE"), primary_key=True)
+    )
+    bucket: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
+    count: int
+    first_step: int = Field(sa_type=BigInteger)
+    first_value: float | None = Field(default=None, sa_type=Float)
+    last_step: int = Field(sa_type=BigInteger)
+    last_value: float | None = Field(default=None, sa_type=Float)
+    min_step: int | None = Field(default=None, sa_type=BigInteger)
+    min_value: float | None = Field(default=None, sa_type=Float)
+    max_step: int | None = Field(default=None, sa_type=BigInteger)
+    max_value: float | None = Field(default=None, sa_type=Float)
+    nan_step: int | None = Field(default=None, sa_type=BigInteger)
+
+
+class MetricCursor(SQLModel, table=True):
+    """How far a metrics source has been ingested; committed with the rows it covers."""
+
+    __tablename__ = "metric_cursors"
+
+    job_id: str = Field(sa_column=Column(ForeignKey("jobs.id", ondelete="CASCADE"), primary_key=True))
+    source: str = Field(sa_column=Column(Text, primary_key=True))
+    offset: int = Field(default=0, sa_type=BigInteger)
+    line_number: int = Field(default=0, sa_type=BigInteger)
+    fingerprint: str | None = Field(default=None, max_length=64)
+    fingerprint_length: int = 0
+    malformed_lines: int = Field(default=0, sa_type=BigInteger)
+    updated_at: datetime = _timestamp()
+
+
+class MetricAnomaly(SQLModel, table=True):
+    """A step the training side flagged (non-finite loss and the like)."""
+
+    __tablename__ = "metric_anomalies"
+
+    job_id: str = Field(sa_column=Column(ForeignKey("jobs.id", ondelete="CASCADE"), primary_key=True))
+    step: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
+    kind: str = Field(sa_column=Column(String(64), primary_key=True))
+    message: str = Field(default="", sa_type=Text)

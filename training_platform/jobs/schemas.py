@@ -1,7 +1,7 @@
 """What the jobs API accepts and returns."""
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -9,13 +9,13 @@ from training_platform.jobs.params import Algorithm
 from training_platform.jobs.states import JobStatus
 from training_platform.metrics.status import TrainingStatus
 
-JOB_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
+JobName = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")]
 
 
 class JobCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(min_length=1, max_length=200, pattern=JOB_NAME_PATTERN)
+    name: JobName
     algorithm: Algorithm
     engine: str = "trl"
     model_path: str = Field(min_length=1, description="HF model directory (config.json + weights).")
@@ -57,7 +57,7 @@ class Progress(BaseModel):
 class JobRead(BaseModel):
     id: str
     name: str
-    algorithm: Algorithm
+    algorithm: Algorithm | Literal["external"]
     engine: str
     run_mode: str
     model_path: str

@@ -4,7 +4,7 @@ import shutil
 import uuid
 from pathlib import Path
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from training_platform.common.files import tail_lines
 from training_platform.datasets.formats import validate_file
@@ -12,16 +12,25 @@ from training_platform.datasets.io import DatasetFileError
 from training_platform.db.tables import Job, JobEvent
 from training_platform.db.types import utcnow
 from training_platform.engines.base import CheckpointInfo, get_engine
-from training_platform.errors import ConflictError, FieldError, InvalidInputError, field_errors_from_pydantic
+from training_platform.errors import (
+    ConflictError,
+    FieldError,
+    InvalidInputError,
+    NotFoundError,
+    field_errors_from_pydantic,
+)
 from training_platform.jobs import control
 from training_platform.jobs.params import PPOParams, RuleRewardParams, TrainingParams, parse_params
-from training_platform.jobs.schemas import JobCreate, JobRead, Progress
+from training_platform.jobs.schemas import JobCreate, JobName, JobRead, Progress
 from training_platform.jobs.states import JobStatus
 from training_platform.jobs.store import JobStore
 from training_platform.jobs.supervisor import JobSupervisor, layout_of, run_request
 from training_platform.metrics.status import read_status
 from training_platform.models.registry import model_dir_problem
 from training_platform.rewards import RewardConfigError, validate_reward_spec
+
+# Engine, algorithm and run mode of a job whose metrics were imported from a run the platform did not launch.
+EXTERNAL = "external"
 
 
 def allowed_actions(job: Job) -> list[str]:
@@ -130,6 +139,32 @@ class JobService:
     def get(self, name_or_id: str) -> Job:
         return self.store.find(name_or_id)
 
+    def get_or_create_external(self, name_or_id: str, source: str) -> Job:
+        """The job to import a metrics file into; a run the platform did not launch gets a record of its own."""
+        try:
+            return self.store.find(name_or_id)
+        except NotFoundError:
+            pass
+        try:
+            TypeAdapter(JobName).validate_python(name_or_id)
+        except ValidationError as error:
+            raise InvalidInputError(field_errors_from_pydantic(error, prefix="job")) from None
+        job_id = uuid.uuid4().hex
+        job = Job(
+            id=job_id,
+            name=name_or_id,
+            algorithm=EXTERNAL,
+            engine=EXTERNAL,
+            run_mode=EXTERNAL,
+            model_path="",
+            dataset_paths=[],
+            params={},
+            status=JobStatus.COMPLETED.value,
+            output_dir=str(self.jobs_dir / job_id),
+        )
+        layout_of(job).root.mkdir(parents=True, exist_ok=True)
+        return self.store.add(job, f"external run: metrics imported from {source}")
+
     def list_jobs(self, statuses: list[JobStatus], limit: int, offset: int) -> list[Job]:
         return self.store.query(statuses, limit=limit, offset=offset)
 
@@ -216,7 +251,7 @@ class JobService:
     def stop(self, name_or_id: str) -> Job:
         job = self.store.find(name_or_id)
         if job.status in (JobStatus.PENDING, JobStatus.PAUSED):
-            return self.store.transition(
+            job = self.store.transition(
                 job.id,
                 JobStatus.CANCELLED,
                 "stop",
@@ -224,10 +259,12 @@ class JobService:
                 sources={JobStatus.PENDING, JobStatus.PAUSED},
                 finished_at=utcnow(),
             )
+            self.supervisor.settled(job)
+            return job
         job = self.store.request_action(job.id, "stop", replace=(None, "pause"))
         self.supervisor.stop(job)
         try:
-            return self.store.transition(
+            job = self.store.transition(
                 job.id,
                 JobStatus.CANCELLED,
                 "stop",
@@ -240,6 +277,8 @@ class JobService:
             )
         except ConflictError:
             return self.store.get(job.id)  # the exit watcher settled it first, as cancelled
+        self.supervisor.settled(job)
+        return job
 
 
 def _absolute(path: str) -> str:

@@ -4,6 +4,7 @@ processes that outlived a restart of the platform server."""
 import logging
 from functools import partial
 from pathlib import Path
+from typing import Protocol
 
 from training_platform.common.files import tail_lines
 from training_platform.db.tables import Job
@@ -39,12 +40,26 @@ def run_request(job: Job) -> RunRequest:
     )
 
 
+class JobListener(Protocol):
+    """Told when a job's process starts (or is re-attached) and when a job leaves `running`."""
+
+    def job_started(self, job: Job) -> None: ...
+
+    def job_finished(self, job: Job) -> None: ...
+
+
 class JobSupervisor:
     def __init__(self, store: JobStore, runner: Runner, stop_grace_seconds: float, cpu_threads: int):
         self.store = store
         self.runner = runner
         self.stop_grace_seconds = stop_grace_seconds
         self.cpu_threads = cpu_threads
+        self.listeners: list[JobListener] = []
+
+    def settled(self, job: Job) -> None:
+        """Tell the listeners a job stopped running (whoever moved it: an exit, a stop, a failed launch)."""
+        for listener in self.listeners:
+            listener.job_finished(job)
 
     def launch(self, job: Job) -> Job:
         """Start the process of a job that was just moved to running (attempt already counted)."""
@@ -81,7 +96,7 @@ class JobSupervisor:
             handle = self._handle(job)
             if handle is not None and self.runner.is_alive(handle):
                 self.store.record(job.id, "process", f"re-attached to process {handle.pid} after a platform restart")
-                self.runner.watch(handle, partial(self.on_exit, job.id, job.attempt))
+                self._watch(job, handle)
             else:
                 self.on_exit(job.id, job.attempt, ExitInfo(code=None))
 

@@ -76,17 +76,17 @@ class PlatformCallback(TrainerCallback):
         if SUMMARY_KEYS & logs.keys():
             self.status.summary = {k: v for k, v in logs.items() if isinstance(v, (int, float))}
             return
-        epoch = logs.pop("epoch", None)
+        anomaly = None
         if "loss" in logs:  # a training step, not an evaluation
             self._add_performance(logs)
-        self.metrics.write(state.global_step, logs, epoch=epoch)
-        if "loss" in logs:
             self.status.loss = logs["loss"]
             if not math.isfinite(logs["loss"]):
+                anomaly = {"type": "non_finite_loss", "message": f"loss is {logs['loss']} at step {state.global_step}"}
                 self.status.anomaly_detected = True
-                self.status.anomaly_reason = f"non-finite loss at step {state.global_step}"
+                self.status.anomaly_reason = anomaly["message"]
         if "learning_rate" in logs:
             self.status.learning_rate = logs["learning_rate"]
+        self.metrics.write(state.global_step, logs, anomaly=anomaly)
 
     def _add_performance(self, logs: dict) -> None:
         now = time.perf_counter()

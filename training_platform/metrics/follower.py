@@ -1,0 +1,95 @@
+"""Follows a running job's metrics and status files by file notifications (inotify), not by polling:
+new lines go to live viewers at once and to the store in batches (by count or age)."""
+
+import asyncio
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import watchfiles
+
+from training_platform.metrics.ingest import IngestReport, MetricsIngester
+from training_platform.metrics.live import LiveHub, metric_message
+
+log = logging.getLogger(__name__)
+# How often the follower wakes without a file event, to flush a buffer that has grown old.
+IDLE_WAKE_MS = 1000
+
+
+class JobFollower:
+    def __init__(
+        self,
+        job_id: str,
+        ingester: MetricsIngester,
+        lock: asyncio.Lock,
+        hub: LiveHub,
+        metrics_path: Path,
+        status_path: Path,
+        status_message: Callable[[], dict[str, Any]],
+    ):
+        self.job_id = job_id
+        self.ingester = ingester
+        self.lock = lock
+        self.hub = hub
+        self.metrics_path = str(metrics_path)
+        self.status_path = str(status_path)
+        self.status_message = status_message
+        self.stop_event = asyncio.Event()
+        self.task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._run(), name=f"follow-{self.job_id}")
+
+    async def _run(self) -> None:
+        watched = {self.metrics_path, self.status_path}
+        await self.catch_up()
+        try:
+            async for changes in watchfiles.awatch(
+                Path(self.metrics_path).parent,
+                watch_filter=lambda _change, path: path in watched,
+                recursive=False,
+                debounce=50,
+                step=5,
+                rust_timeout=IDLE_WAKE_MS,
+                yield_on_timeout=True,
+                stop_event=self.stop_event,
+            ):
+                paths = {path for _, path in changes}
+                if self.metrics_path in paths:
+                    await self.catch_up()
+                if self.status_path in paths:
+                    self.hub.publish(self.job_id, await asyncio.to_thread(self.status_message))
+                if self.ingester.flush_due():
+                    async with self.lock:
+                        await asyncio.to_thread(self.ingester.flush)
+        except Exception:
+            log.exception("following metrics of job %s failed", self.job_id)
+
+    async def catch_up(self, report: IngestReport | None = None) -> int:
+        """Read what is new, tell the viewers, flush if the buffer is due; returns the bytes read."""
+        report = report if report is not None else IngestReport()
+        read_before = report.bytes_read
+        async with self.lock:
+            records = await asyncio.to_thread(self.ingester.poll, report)
+            for record in records:
+                self.hub.publish(self.job_id, metric_message(record.step, record.values))
+            if self.ingester.flush_due():
+                report.values += await asyncio.to_thread(self.ingester.flush)
+        return report.bytes_read - read_before
+
+    async def drain(self) -> IngestReport:
+        """Read to the end of the file and write everything to the store."""
+        report = IngestReport()
+        while await self.catch_up(report):
+            pass
+        async with self.lock:
+            report.values += await asyncio.to_thread(self.ingester.flush)
+        return report
+
+    async def finish(self) -> IngestReport:
+        """The process ended: stop watching, read the last lines, write everything."""
+        self.stop_event.set()
+        if self.task is not None:
+            await self.task
+        return await self.drain()
