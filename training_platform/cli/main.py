@@ -6,11 +6,12 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from training_platform.cli import jobs
+from training_platform.cli import jobs, metrics
 from training_platform.settings import get_settings
 
 app = typer.Typer(help="Training Platform: post-train LLMs on your own machines.", no_args_is_help=True)
 app.add_typer(jobs.app, name="jobs")
+app.add_typer(metrics.app, name="metrics")
 db_app = typer.Typer(help="Database maintenance.", no_args_is_help=True)
 app.add_typer(db_app, name="db")
 console = Console()
@@ -26,6 +27,7 @@ def serve(
 
     settings = get_settings()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("watchfiles").setLevel(logging.WARNING)  # it logs every file event at INFO
     console.print(f"serving on http://{host or settings.host}:{port or settings.port} (home {settings.home})")
     uvicorn.run(
         "training_platform.api.app:create_app",

@@ -70,7 +70,7 @@ class JobSupervisor:
             handle = self.runner.start(spec, layout.stdout_path, layout.stderr_path)
         except Exception as error:
             log.exception("launching job %s failed", job.id)
-            return self.store.transition(
+            job = self.store.transition(
                 job.id,
                 JobStatus.FAILED,
                 "fail",
@@ -79,10 +79,17 @@ class JobSupervisor:
                 error=f"launch failed: {error}",
                 finished_at=utcnow(),
             )
+            self.settled(job)
+            return job
         job = self.store.update(job.id, pid=handle.pid, process_started_at=handle.started_at)
         self.store.record(job.id, "process", f"attempt {job.attempt}: {self.runner.mode} process {handle.pid} started")
-        self.runner.watch(handle, partial(self.on_exit, job.id, job.attempt))
+        self._watch(job, handle)
         return job
+
+    def _watch(self, job: Job, handle: ProcessHandle) -> None:
+        for listener in self.listeners:
+            listener.job_started(job)
+        self.runner.watch(handle, partial(self.on_exit, job.id, job.attempt))
 
     def stop(self, job: Job) -> None:
         """Stop the job's process (SIGTERM, then SIGKILL after the grace period)."""
@@ -112,7 +119,7 @@ class JobSupervisor:
             return  # already settled (a stop that finished first, or an older attempt)
         target, reason, error = self._outcome(job, exit_info)
         try:
-            self.store.transition(
+            job = self.store.transition(
                 job_id,
                 target,
                 "settle",
@@ -126,7 +133,8 @@ class JobSupervisor:
                 finished_at=utcnow() if target != JobStatus.PAUSED else None,
             )
         except ConflictError:
-            pass  # a concurrent stop settled it
+            return  # a concurrent stop settled it, and told the listeners
+        self.settled(job)
 
     def _outcome(self, job: Job, exit_info: ExitInfo) -> tuple[JobStatus, str, str | None]:
         layout = layout_of(job)

@@ -12,7 +12,7 @@ import pyarrow as pa
 from training_platform.db.tables import Job, MetricAnomaly
 from training_platform.errors import FieldError, InvalidInputError
 from training_platform.jobs.service import JobService
-from training_platform.jobs.states import FINISHED, JobStatus
+from training_platform.jobs.states import FINISHED
 from training_platform.jobs.supervisor import layout_of
 from training_platform.metrics.follower import JobFollower
 from training_platform.metrics.ingest import IngestReport, MetricsIngester
@@ -47,7 +47,8 @@ class MetricsService:
         if loop is None or loop.is_closed():
             coroutine.close()  # no server loop (CLI use): nobody to stream to; `sync` catches up later
             return
-        asyncio.run_coroutine_threadsafe(coroutine, loop)
+        future = asyncio.run_coroutine_threadsafe(coroutine, loop)
+        future.add_done_callback(_log_failure)
 
     def _lock(self, job_id: str) -> asyncio.Lock:
         return self._locks.setdefault(job_id, asyncio.Lock())
@@ -174,5 +175,10 @@ class MetricsService:
         return sorted(steps.items())
 
     def is_live(self, job: Job) -> bool:
-        """A viewer should wait for more: the job runs, or is paused and may resume."""
-        return job.status in (JobStatus.RUNNING, JobStatus.PAUSED) or job.id in self._followers
+        """A viewer should wait for more: the job has not finished (it may be pending, running or paused)."""
+        return job.status not in FINISHED or job.id in self._followers
+
+
+def _log_failure(future) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.error("metrics follower task failed", exc_info=future.exception())
