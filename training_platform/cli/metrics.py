@@ -41,10 +41,11 @@ def ingest(
         platform.close()
     console.print(
         f"job [bold]{found.name}[/bold] ({found.id}): {report.records} step records, {report.values} values "
-        f"from {report.bytes_read} new bytes" + (f"; file was rewritten {report.rewrites}x" if report.rewrites else "")
+        f"from {report.bytes_read} new bytes" + (f"; file was rewritten {report.rewrites}x" if report.rewrites else ""),
+        soft_wrap=True,
     )
     for line in report.malformed:
-        err_console.print(f"[yellow]line {line.line_number}[/yellow]: {line.reason}")
+        err_console.print(f"[yellow]line {line.line_number}[/yellow]: {line.reason}", soft_wrap=True)
     if report.malformed:
         err_console.print(f"{len(report.malformed)} malformed lines skipped")
 
