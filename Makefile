@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # constraints.txt pins every transitive dependency to the versions the test suite ran with.
 PIP_INSTALL := $(BIN)/pip install --disable-pip-version-check -q -c constraints.txt
 
-.PHONY: run test install lint
+.PHONY: run test install lint bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,11 +22,13 @@ run: install
 	$(BIN)/tplat serve
 
 ## test: install with test extras and run the whole suite (SQLite and the PostgreSQL at 127.0.0.1:5432)
-test: install
-	$(BIN)/ruff check training_platform tests
-	$(BIN)/ruff format --check training_platform tests
+test: lint
 	$(BIN)/pytest
 
 lint: install
-	$(BIN)/ruff check training_platform tests
-	$(BIN)/ruff format --check training_platform tests
+	$(BIN)/ruff check training_platform tests benchmarks
+	$(BIN)/ruff format --check training_platform tests benchmarks
+
+## bench: the benchmarks, each printing a table with ratios against its baseline
+bench: install
+	$(BIN)/python -m benchmarks.metrics.run

@@ -1,5 +1,6 @@
 import asyncio
 import io
+from contextlib import aclosing
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
@@ -147,6 +148,27 @@ async def _job_or_close(websocket: WebSocket, platform: Platform, job: str) -> A
         return None
 
 
+async def _until_disconnected(websocket: WebSocket, queue: asyncio.Queue):
+    """The queue's messages until the viewer goes away; a viewer only listening would otherwise leave the
+    handler waiting on the queue forever after a disconnect."""
+    disconnected = asyncio.create_task(_wait_for_disconnect(websocket))
+    try:
+        while True:
+            next_message = asyncio.create_task(queue.get())
+            await asyncio.wait({next_message, disconnected}, return_when=asyncio.FIRST_COMPLETED)
+            if disconnected.done():
+                next_message.cancel()
+                return
+            yield next_message.result()
+    finally:
+        disconnected.cancel()
+
+
+async def _wait_for_disconnect(websocket: WebSocket) -> None:
+    while (await websocket.receive())["type"] != "websocket.disconnect":
+        pass
+
+
 @router.websocket("/{job}/live")
 async def live(websocket: WebSocket, job: str, since_step: int = 0):
     """Every step after `since_step` (history first, so a reconnecting viewer misses nothing), then live
@@ -167,13 +189,13 @@ async def live(websocket: WebSocket, job: str, since_step: int = 0):
         if not platform.metrics.is_live(current):
             await websocket.send_json(finished_message(current.status))
             return
-        while True:
-            message = await queue.get()
-            if message["type"] == "metric" and message["data"]["step"] <= sent_up_to:
-                continue  # already sent as history
-            await websocket.send_json(message)
-            if message["type"] == "finished":
-                return
+        async with aclosing(_until_disconnected(websocket, queue)) as messages:
+            async for message in messages:
+                if message["type"] == "metric" and message["data"]["step"] <= sent_up_to:
+                    continue  # already sent as history
+                await websocket.send_json(message)
+                if message["type"] == "finished":
+                    return
     except WebSocketDisconnect:
         pass
     finally:
