@@ -207,6 +207,16 @@ def test_a_restarted_server_reattaches_to_running_jobs_and_settles_lost_ones(res
     lost = server.job(lost["id"])
     assert lost["status"] == "failed"
     assert lost["error"].startswith(f"lost: process {lost_pid} ended while the platform was not watching it")
+    # What it logged while no server was running is taken in when the restarted server settles it.
+    lines = metric_lines(lost)
+    loss_key = wait_until(
+        lambda: next(
+            (k for k in server.api.get(f"/monitoring/{lost['id']}/metrics/keys").json() if k["key"] == "loss"), None
+        ),
+        30,
+        message="metrics of the lost job",
+    )
+    assert loss_key["points"] == len({line["step"] for line in lines}) >= 2
     kept = server.job(kept["id"])
     assert kept["status"] == "running"
     events = [e["message"] for e in server.api.get(f"/jobs/{kept['id']}/events").json()]

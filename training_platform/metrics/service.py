@@ -11,7 +11,7 @@ import pyarrow as pa
 
 from training_platform.db.tables import Job, MetricAnomaly
 from training_platform.errors import FieldError, InvalidInputError
-from training_platform.jobs.service import JobService
+from training_platform.jobs.service import EXTERNAL, JobService
 from training_platform.jobs.states import FINISHED
 from training_platform.jobs.supervisor import layout_of
 from training_platform.metrics.follower import JobFollower
@@ -61,6 +61,8 @@ class MetricsService:
             return
         layout = layout_of(job)
         ingester = await asyncio.to_thread(self._ingester, job.id, LocalFileSource(layout.metrics_path))
+        if job.id in self._followers:
+            return  # another start of the same job got here during the await
         follower = JobFollower(
             job.id,
             ingester,
@@ -74,10 +76,11 @@ class MetricsService:
         follower.start()
 
     async def _finish(self, job: Job) -> None:
-        follower = self._followers.get(job.id)
+        follower = self._followers.pop(job.id, None)
         if follower is not None:
             await follower.finish()
-            del self._followers[job.id]
+        elif job.engine != EXTERNAL:
+            await self.sync(job.id)  # it ran while no server was following it (settled after a restart)
         self.hub.publish(job.id, await asyncio.to_thread(self.status_message, job.id))
         if job.status in FINISHED:
             self.hub.publish(job.id, {"type": "finished", "status": job.status})
@@ -87,9 +90,6 @@ class MetricsService:
         for follower in list(self._followers.values()):
             await follower.finish()
         self._followers.clear()
-
-    def is_followed(self, job_id: str) -> bool:
-        return job_id in self._followers
 
     # ---- on demand -------------------------------------------------------------------------------
 
@@ -107,7 +107,7 @@ class MetricsService:
             return report
 
     def _sources(self, job: Job) -> list[MetricsSource]:
-        if job.engine != "external":
+        if job.engine != EXTERNAL:
             return [LocalFileSource(layout_of(job).metrics_path)]
         return [LocalFileSource(Path(source)) for source, _ in self.store.cursors(job.id)]
 

@@ -146,10 +146,6 @@ class MetricStore:
             self._series_ids.update({(job_id, key): series_id for key, series_id in found})
         return {key: self._series_ids[(job_id, key)] for key in keys}
 
-    def forget_job(self, job_id: str) -> None:
-        """Drop cached series ids of a deleted job."""
-        self._series_ids = {k: v for k, v in self._series_ids.items() if k[0] != job_id}
-
     def _update_rollups(self, connection: Connection, rows: list[tuple[int, int, Value]]) -> None:
         touched: dict[tuple[int, int], list[tuple[int, Value]]] = defaultdict(list)
         for series_id, step, value in rows:
