@@ -8,7 +8,7 @@ from fastapi import FastAPI
 
 from training_platform import __version__
 from training_platform.api.errors import install_error_handlers
-from training_platform.api.routers import datasets, jobs, models, monitoring, system
+from training_platform.api.routers import compute, datasets, jobs, models, monitoring, system
 from training_platform.platform import Platform
 from training_platform.settings import Settings, get_settings
 
@@ -38,6 +38,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     install_error_handlers(app)
-    for router in (system.router, jobs.router, monitoring.router, models.router, datasets.router):
+    for router in (system.router, jobs.router, monitoring.router, compute.router, models.router, datasets.router):
         app.include_router(router, prefix=API_PREFIX)
     return app

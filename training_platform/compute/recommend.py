@@ -1,0 +1,359 @@
+"""The recommender: the fastest configuration that fits with a safety margin, ready to use.
+
+It searches micro batch, ZeRO/FSDP stage, optimizer and parameter offload, gradient checkpointing and
+(only when no full fine-tune fits, because it changes what is trained) LoRA; every candidate is priced
+with the memory model and ranked by an estimated step time. The output is the job's parameters (post
+them unchanged as a job's `params`), verl overrides and TRL arguments; when nothing fits, it says what
+would: more GPUs, LoRA, a shorter sequence or a larger GPU.
+"""
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from training_platform.compute.gpus import CATALOG, GiB, Gpu
+from training_platform.compute.memory import ALL_LINEARS, Attention, Estimate, EstimateRequest, Precision, estimate
+from training_platform.compute.model import ModelSpec
+from training_platform.errors import FieldError, InvalidInputError
+from training_platform.jobs.params import Algorithm
+
+# User guide §5.3: SFT 4-32, DPO 32-128, GRPO/PPO 128-512 (prompts). The middle of each range that a
+# small team's hardware still turns over in reasonable time.
+DEFAULT_GLOBAL_BATCH = {
+    Algorithm.SFT: 32,
+    Algorithm.DPO: 64,
+    Algorithm.GRPO: 128,
+    Algorithm.GSPO: 128,
+    Algorithm.PPO: 128,
+}
+MICRO_BATCHES = (1, 2, 4, 8, 16, 32, 64)
+LORA_RANK = 16
+# Step-time assumptions (they rank candidates; the absolute seconds are indicative).
+PEAK_MFU = 0.5  # model FLOPs utilisation at large micro batches
+MFU_FULL_AT_TOKENS = 8192  # tokens per micro batch from which a GPU is kept busy
+INTERCONNECT_GBS = 300.0  # NVLink-class all-gather / reduce-scatter bandwidth per GPU
+PCIE_GBS = 25.0  # host <-> device
+CPU_ADAM_GBS = 20.0  # bytes of optimizer state a CPU Adam step streams per second
+
+
+class RecommendRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seq_len: int = Field(gt=0)
+    num_gpus: int = Field(default=1, gt=0)
+    algorithm: Algorithm = Algorithm.SFT
+    global_batch: int | None = Field(default=None, gt=0, description="Samples (prompts for RL) per step.")
+    precision: Precision = "bf16-amp"
+    attention: Attention | None = Field(default=None, description="Default: flash on CUDA, sdpa elsewhere.")
+    allow_lora: bool = True
+    lora_rank: int = Field(default=LORA_RANK, gt=0)
+    rollout_n: int = Field(default=8, gt=0)
+    safety_margin: float = Field(default=0.1, ge=0, lt=1, description="Fraction of memory kept free.")
+    host_memory_gib: float | None = Field(default=None, gt=0, description="CPU RAM per GPU (default: the GPU class's).")
+
+
+@dataclass
+class Recommendation:
+    fits: bool
+    global_batch: int
+    request: EstimateRequest | None
+    estimate: Estimate | None
+    step_seconds: float | None
+    reasons: list[str] = field(default_factory=list)
+    suggestions: list[str] = field(default_factory=list)
+
+    @property
+    def gradient_accumulation(self) -> int | None:
+        if self.request is None:
+            return None
+        samples = self.global_batch * (self.request.rollout_n if self.request.algorithm in _RL else 1)
+        return samples // (self.request.micro_batch * self.request.num_gpus)
+
+
+_RL = {Algorithm.GRPO, Algorithm.GSPO, Algorithm.PPO}
+
+
+def _budget(gpu: Gpu, margin: float) -> float:
+    return gpu.memory_bytes * (1 - margin)
+
+
+def step_seconds(model: ModelSpec, gpu: Gpu, request: EstimateRequest, global_batch: int) -> float | None:
+    """Indicative seconds per optimizer step: compute at an MFU that falls with small micro batches, plus
+    the traffic that sharding and offloading add."""
+    if gpu.bf16_tflops <= 0:
+        return None
+    rl = request.algorithm in _RL
+    samples = global_batch * (request.rollout_n if rl else 1) * (2 if request.algorithm == Algorithm.DPO else 1)
+    tokens = samples * request.seq_len
+    params = model.num_parameters
+    passes = 4 if request.lora_rank else 6  # forward 2, backward 4 (2 without weight gradients)
+    if request.gradient_checkpointing:
+        passes += 2
+    if request.uses_reference:
+        passes += 2
+    micro_tokens = request.micro_batch * request.seq_len
+    mfu = PEAK_MFU * min(1.0, micro_tokens / MFU_FULL_AT_TOKENS) ** 0.3
+    seconds = passes * params * tokens / (gpu.bf16_tflops * 1e12 * request.num_gpus * mfu)
+    micro_steps = samples // (request.micro_batch * request.num_gpus)
+    if request.num_gpus > 1:
+        gathers = 2 * micro_steps if request.zero_stage == 3 else 0
+        seconds += (gathers + 1) * params * 2 / (INTERCONNECT_GBS * 1e9)
+    if request.offload_optimizer:
+        trainable = model.lora_params(request.lora_rank, request.lora_targets) if request.lora_rank else params
+        seconds += trainable * 16 / request.shard_degree / (CPU_ADAM_GBS * 1e9)
+        seconds += trainable * 4 / request.shard_degree / (PCIE_GBS * 1e9)
+    if request.offload_params:
+        seconds += micro_steps * 2 * params * 2 / request.shard_degree / (PCIE_GBS * 1e9)
+    return seconds
+
+
+def _candidates(request: RecommendRequest, gpu: Gpu, lora: bool, samples_per_step: int):
+    # Stage 3 on one GPU shards nothing but is what offloads parameters (ZeRO-Infinity / FSDP CPU offload).
+    stages = (0, 3) if request.num_gpus == 1 else (0, 1, 2, 3)
+    attention = request.attention or ("flash" if gpu.kind == "cuda" else "sdpa")
+    for stage in stages:
+        for offload_optimizer in (False, True):
+            for offload_params in (False, True) if stage == 3 else (False,):
+                for checkpointing in (False, True):
+                    for micro in MICRO_BATCHES:
+                        if samples_per_step % (micro * request.num_gpus):
+                            continue
+                        yield EstimateRequest(
+                            seq_len=request.seq_len,
+                            micro_batch=micro,
+                            num_gpus=request.num_gpus,
+                            algorithm=request.algorithm,
+                            precision=request.precision,
+                            zero_stage=stage,
+                            offload_optimizer=offload_optimizer,
+                            offload_params=offload_params,
+                            gradient_checkpointing=checkpointing,
+                            attention=attention,
+                            lora_rank=request.lora_rank if lora else 0,
+                            lora_targets=list(ALL_LINEARS),
+                            rollout_n=request.rollout_n,
+                            prompts_per_gpu=max(1, micro // request.rollout_n) if request.algorithm in _RL else None,
+                            gpu_memory_utilization=0.1,
+                            host_memory_gib=request.host_memory_gib,
+                        )
+
+
+def _with_rollout_share(
+    model, gpu, candidate: EstimateRequest, budget: float, reward
+) -> tuple[EstimateRequest, Estimate]:
+    """For RL, the largest vLLM share (in steps of 0.05, up to 0.9) that still fits."""
+    best = candidate, estimate(model, gpu, candidate, reward)
+    if candidate.algorithm not in _RL or gpu.kind != "cuda":
+        return best
+    for share in [x / 100 for x in range(90, 5, -5)]:
+        trial = candidate.model_copy(update={"gpu_memory_utilization": share})
+        result = estimate(model, gpu, trial, reward)
+        if result.total_bytes <= budget and not result.problems:
+            return trial, result
+    return best
+
+
+def search(model: ModelSpec, gpu: Gpu, request: RecommendRequest, lora: bool, reward=None):
+    """(step seconds, request, estimate) of every candidate that fits, fastest first."""
+    global_batch = request.global_batch or DEFAULT_GLOBAL_BATCH[request.algorithm]
+    samples = global_batch * (request.rollout_n if request.algorithm in _RL else 1)
+    budget = _budget(gpu, request.safety_margin)
+    fitting = []
+    for candidate in _candidates(request, gpu, lora, samples):
+        result = estimate(model, gpu, candidate, reward)
+        if result.total_bytes > budget or (result.problems and candidate.algorithm not in _RL):
+            continue
+        candidate, result = _with_rollout_share(model, gpu, candidate, budget, reward)
+        if result.total_bytes > budget or result.problems:
+            continue
+        seconds = step_seconds(model, gpu, candidate, global_batch)
+        # Without a speed figure (CPU), prefer fewer gradient-accumulation passes and no recomputation.
+        rank = (
+            seconds
+            if seconds is not None
+            else (samples / candidate.micro_batch) * (1.3 if candidate.gradient_checkpointing else 1)
+        )
+        fitting.append((rank, seconds, candidate, result))
+    fitting.sort(key=lambda item: item[0])
+    return fitting
+
+
+def recommend(model: ModelSpec, gpu: Gpu, request: RecommendRequest, reward: ModelSpec | None = None) -> Recommendation:
+    global_batch = request.global_batch or DEFAULT_GLOBAL_BATCH[request.algorithm]
+    samples = global_batch * (request.rollout_n if request.algorithm in _RL else 1)
+    if samples % request.num_gpus:
+        raise InvalidInputError(
+            [FieldError("global_batch", f"{samples} samples per step cannot be split over {request.num_gpus} GPUs")]
+        )
+    for lora in (False, True) if request.allow_lora else (False,):
+        fitting = search(model, gpu, request, lora, reward)
+        if fitting:
+            _, seconds, chosen, result = fitting[0]
+            reasons = _reasons(chosen, result, gpu, lora, len(fitting))
+            return Recommendation(True, global_batch, chosen, result, seconds, reasons)
+    return Recommendation(False, global_batch, None, None, None, suggestions=_suggestions(model, gpu, request, reward))
+
+
+def _reasons(chosen: EstimateRequest, result: Estimate, gpu: Gpu, lora: bool, options: int) -> list[str]:
+    totals = result.category_bytes()
+    reasons = [
+        f"fastest of {options} configurations that fit: {totals['total'] / GiB:.1f} of {gpu.memory_gib:.1f} GiB "
+        f"per GPU ({totals['total'] / gpu.memory_bytes:.0%}), peak at the {result.peak_phase}",
+    ]
+    if lora:
+        reasons.append("no full fine-tune fits, so the base model is frozen and LoRA adapters are trained")
+    if chosen.zero_stage and chosen.num_gpus > 1:
+        reasons.append(f"ZeRO/FSDP stage {chosen.zero_stage} shards model states over {chosen.num_gpus} GPUs")
+    if chosen.offload_optimizer or chosen.offload_params:
+        moved = "optimizer states" + (" and parameters" if chosen.offload_params else "")
+        reasons.append(f"{moved} are offloaded to CPU memory ({result.cpu_offload_bytes / GiB:.1f} GiB there)")
+    if chosen.gradient_checkpointing:
+        reasons.append("gradient checkpointing is on: activations would not fit otherwise (costs ~1/3 more compute)")
+    return reasons + result.notes
+
+
+def _fits_anything(model, gpu, request: RecommendRequest, reward, **changes) -> bool:
+    changed = request.model_copy(update=changes)
+    return any(
+        search(model, gpu, changed, lora, reward) for lora in ((False, True) if changed.allow_lora else (False,))
+    )
+
+
+def _suggestions(model: ModelSpec, gpu: Gpu, request: RecommendRequest, reward) -> list[str]:
+    """Alternatives that do fit, from the smallest change to the largest."""
+    counts = [n for n in (2, 4, 8, 16, 32, 64) if n > request.num_gpus]
+    lengths = [2**k for k in range(int(math.log2(request.seq_len - 1)), 6, -1)] if request.seq_len > 128 else []
+    lora = f"LoRA (rank {request.lora_rank}) instead of full fine-tuning"
+    found: list[str] = []
+
+    def first(options, describe) -> None:
+        for changes in options:
+            if _fits_anything(model, gpu, request, reward, **changes):
+                found.append(describe(changes))
+                return
+
+    if not request.allow_lora:
+        first([{"allow_lora": True}], lambda _: f"train {lora}")
+    first([{"num_gpus": n} for n in counts], lambda c: f"use {c['num_gpus']} × {gpu.name}, sharded with ZeRO/FSDP")
+    if not request.allow_lora:
+        first(
+            [{"num_gpus": n, "allow_lora": True} for n in counts],
+            lambda c: f"use {c['num_gpus']} × {gpu.name} and {lora}",
+        )
+    first([{"seq_len": n} for n in lengths], lambda c: f"shorten sequences to {c['seq_len']} tokens")
+    if not request.allow_lora:
+        first(
+            [{"seq_len": n, "allow_lora": True} for n in lengths],
+            lambda c: f"shorten sequences to {c['seq_len']} tokens and use {lora}",
+        )
+    larger = sorted(
+        (g for g in CATALOG.values() if g.kind == gpu.kind and g.memory_bytes > gpu.memory_bytes),
+        key=lambda g: g.memory_bytes,
+    )
+    for candidate in larger:
+        if _fits_anything(model, candidate, request, reward):
+            found.append(f"use a larger GPU: {candidate.name} ({candidate.memory_gib:.0f} GiB)")
+            break
+    return found or ["nothing close fits: a smaller model, or many more and larger GPUs"]
+
+
+# ---- output formats ----------------------------------------------------------------------------------
+
+
+def job_params(recommendation: Recommendation) -> dict[str, Any]:
+    """Parameters for POST /api/v1/jobs, valid for the algorithm as they are."""
+    request = recommendation.request
+    params: dict[str, Any] = {
+        "batch_size": recommendation.global_batch,
+        "micro_batch_size": request.micro_batch,
+        "num_gpus": request.num_gpus,
+        "precision": "fp32" if request.precision == "fp32" else "bf16",
+        "gradient_checkpointing": request.gradient_checkpointing,
+    }
+    if request.lora_rank:
+        params["lora"] = {"rank": request.lora_rank, "alpha": 2 * request.lora_rank}
+    if request.algorithm in _RL:
+        params.update(
+            rollout_n=request.rollout_n,
+            max_prompt_length=request.seq_len // 4,
+            max_response_length=request.seq_len - request.seq_len // 4,
+        )
+    else:
+        params["max_length"] = request.seq_len
+    return params
+
+
+def verl_overrides(recommendation: Recommendation) -> list[str]:
+    request = recommendation.request
+    offload = ("true" if request.offload_params else "false", "true" if request.offload_optimizer else "false")
+    checkpointing = "true" if request.gradient_checkpointing else "false"
+    if request.algorithm in (Algorithm.SFT, Algorithm.DPO):
+        overrides = [
+            f"data.train_batch_size={recommendation.global_batch}",
+            f"data.micro_batch_size_per_gpu={request.micro_batch}",
+            f"data.max_length={request.seq_len}",
+            f"model.enable_gradient_checkpointing={checkpointing}",
+            f"engine.param_offload={offload[0]}",
+            f"engine.optimizer_offload={offload[1]}",
+            f"trainer.n_gpus_per_node={request.num_gpus}",
+        ]
+        if request.lora_rank:
+            overrides += [f"model.lora_rank={request.lora_rank}", f"model.lora_alpha={2 * request.lora_rank}"]
+        return overrides
+    actor = "actor_rollout_ref"
+    overrides = [
+        f"data.train_batch_size={recommendation.global_batch}",
+        f"data.max_prompt_length={request.seq_len // 4}",
+        f"data.max_response_length={request.seq_len - request.seq_len // 4}",
+        f"{actor}.actor.ppo_mini_batch_size={recommendation.global_batch}",
+        f"{actor}.actor.ppo_micro_batch_size_per_gpu={request.micro_batch}",
+        f"{actor}.actor.fsdp_config.param_offload={offload[0]}",
+        f"{actor}.actor.fsdp_config.optimizer_offload={offload[1]}",
+        f"{actor}.model.enable_gradient_checkpointing={checkpointing}",
+        f"{actor}.rollout.n={request.rollout_n}",
+        f"{actor}.rollout.gpu_memory_utilization={request.gpu_memory_utilization}",
+        f"{actor}.rollout.log_prob_micro_batch_size_per_gpu={request.micro_batch}",
+        f"{actor}.ref.log_prob_micro_batch_size_per_gpu={request.micro_batch}",
+        f"trainer.n_gpus_per_node={request.num_gpus}",
+    ]
+    if request.lora_rank:
+        overrides += [
+            f"{actor}.model.lora_rank={request.lora_rank}",
+            f"{actor}.model.lora_alpha={2 * request.lora_rank}",
+        ]
+    if request.algorithm == Algorithm.PPO:
+        overrides += [
+            f"critic.ppo_micro_batch_size_per_gpu={request.micro_batch}",
+            f"critic.model.enable_gradient_checkpointing={checkpointing}",
+        ]
+    return overrides
+
+
+def trl_arguments(recommendation: Recommendation) -> dict[str, Any]:
+    """Keyword arguments of TRL's SFTConfig / DPOConfig / GRPOConfig for one process per GPU."""
+    request = recommendation.request
+    arguments: dict[str, Any] = {
+        "per_device_train_batch_size": request.micro_batch,
+        "gradient_accumulation_steps": recommendation.gradient_accumulation,
+        "gradient_checkpointing": request.gradient_checkpointing,
+        "bf16": request.precision != "fp32",
+    }
+    if request.algorithm in _RL:
+        arguments.update(
+            num_generations=request.rollout_n, max_completion_length=request.seq_len - request.seq_len // 4
+        )
+    else:
+        arguments["max_length"] = request.seq_len
+    if request.zero_stage or request.offload_optimizer:
+        stage = max(request.zero_stage, 2 if request.offload_optimizer else 0)
+        arguments["deepspeed"] = {
+            "zero_optimization": {
+                "stage": stage,
+                **({"offload_optimizer": {"device": "cpu"}} if request.offload_optimizer else {}),
+                **({"offload_param": {"device": "cpu"}} if request.offload_params else {}),
+            },
+            "bf16": {"enabled": request.precision != "fp32"},
+        }
+    return arguments
