@@ -32,3 +32,4 @@ lint: install
 ## bench: the benchmarks, each printing a table with ratios against its baseline
 bench: install
 	$(BIN)/python -m benchmarks.metrics.run
+	$(BIN)/python -m benchmarks.compute.run
