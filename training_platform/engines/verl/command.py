@@ -1,0 +1,258 @@
+"""A job's parameters → the verl command line, every override explicit.
+
+SFT runs `torchrun ... -m verl.trainer.sft_trainer`; PPO (GAE and a critic), GRPO and GSPO run
+`python -m verl.trainer.main_ppo`. Loggers are [console, file] (never wandb), the file logger writes the
+job's metrics file, Hydra writes inside the job's directory, resume_mode is auto and the checkpoints to
+keep are the job's. On a machine without a GPU the plugin's CPU platform, FSDP2 over gloo and SDPA
+attention are chosen here, not by the user.
+"""
+
+import importlib.util
+import math
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from training_platform.datasets.io import count_rows
+from training_platform.engines.base import RunRequest
+from training_platform.jobs.params import (
+    Algorithm,
+    GSPOParams,
+    PPOParams,
+    RLParams,
+    RuleRewardParams,
+    TrainingParams,
+)
+
+PLUGIN = "training_platform.engines.verl.plugin"
+SFT_ENTRY = "verl.trainer.sft_trainer"
+PPO_ENTRY = "verl.trainer.main_ppo"
+
+
+@dataclass(frozen=True)
+class Device:
+    kind: str  # "cuda" or "cpu"
+
+    @classmethod
+    def detect(cls) -> "Device":
+        return cls("cuda" if shutil.which("nvidia-smi") else "cpu")
+
+
+@dataclass(frozen=True)
+class VerlFiles:
+    """Files the engine writes into the job's directory before launch."""
+
+    root: Path
+
+    @property
+    def train(self) -> Path:
+        return self.root / "verl" / "train.parquet"
+
+    @property
+    def val(self) -> Path:
+        return self.root / "verl" / "val.parquet"
+
+    @property
+    def reward(self) -> Path:
+        return self.root / "verl" / "reward_fn.py"
+
+    @property
+    def hydra(self) -> Path:
+        return self.root / "verl" / "hydra"
+
+
+def _quote(value: str) -> str:
+    """A Hydra override value as a quoted string (paths may hold characters Hydra's grammar reserves)."""
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _bool(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def _dtype(params: TrainingParams, device: Device) -> str:
+    if params.precision == "fp32" or (params.precision == "auto" and device.kind == "cpu"):
+        return "float32"
+    return "float16" if params.precision == "fp16" else "bfloat16"
+
+
+def _length(request: RunRequest, prefix: str) -> list[str]:
+    params = request.params
+    if params.max_steps:
+        return [f"{prefix}.total_training_steps={params.max_steps}"]
+    if float(params.num_epochs).is_integer():
+        return [f"{prefix}.total_epochs={int(params.num_epochs)}"]
+    # verl counts whole epochs; a fractional one is turned into steps of full batches.
+    rows = sum(count_rows(Path(path)) for path in request.dataset_paths)
+    return [f"{prefix}.total_training_steps={max(1, math.floor(rows / params.batch_size * params.num_epochs))}"]
+
+
+def _trainer(request: RunRequest, device: Device, files: VerlFiles) -> list[str]:
+    params, layout = request.params, request.layout
+    overrides = [
+        "trainer.logger=[console,file]",
+        "trainer.project_name=training-platform",
+        f"trainer.experiment_name={request.job_id}",
+        f"trainer.default_local_dir={_quote(str(layout.checkpoints_dir))}",
+        "trainer.resume_mode=auto",
+        f"trainer.save_freq={params.save_interval or -1}",
+        f"trainer.test_freq={params.eval_interval or -1}",
+        f"trainer.n_gpus_per_node={params.num_gpus}",
+        "trainer.nnodes=1",
+        f"trainer.device={device.kind}",
+        f"hydra.run.dir={_quote(str(files.hydra))}",
+        *_length(request, "trainer"),
+    ]
+    return overrides
+
+
+def _attention(device: Device) -> list[str]:
+    if device.kind == "cuda" and importlib.util.find_spec("flash_attn") is not None:
+        return []  # verl's default, flash_attention_2
+    return ["+model.override_config.attn_implementation=sdpa"]
+
+
+def _lora(prefix: str, params: TrainingParams) -> list[str]:
+    if params.lora is None:
+        return []
+    targets = params.lora.target_modules
+    target = targets if isinstance(targets, str) else "[" + ",".join(targets) + "]"
+    return [
+        f"{prefix}.lora_rank={params.lora.rank}",
+        f"{prefix}.lora_alpha={params.lora.effective_alpha}",
+        f"{prefix}.target_modules={target}",
+    ]
+
+
+def sft_overrides(request: RunRequest, device: Device, files: VerlFiles) -> list[str]:
+    params = request.params
+    overrides = [
+        f"model.path={_quote(request.model_path)}",
+        f"data.train_files=[{_quote(str(files.train))}]",
+        f"data.val_files=[{_quote(str(files.val))}]" if request.eval_dataset_path else "data.val_files=null",
+        f"data.train_batch_size={params.batch_size}",
+        f"data.micro_batch_size_per_gpu={params.micro_batch_size}",
+        "data.use_dynamic_bsz=false",
+        f"data.max_length={params.max_length}",
+        "data.truncation=right",
+        f"data.num_workers={0 if device.kind == 'cpu' else 4}",
+        f"optim.lr={params.learning_rate}",
+        f"optim.weight_decay={params.weight_decay}",
+        f"optim.lr_warmup_steps_ratio={params.warmup_ratio}",
+        f"optim.lr_scheduler_type={params.lr_scheduler}",
+        f"optim.clip_grad={params.max_grad_norm}",
+        f"model.enable_gradient_checkpointing={_bool(params.gradient_checkpointing)}",
+        "engine.strategy=fsdp2",
+        f"engine.dtype={_dtype(params, device)}",
+        f"engine.seed={params.seed}",
+        f"trainer.seed={params.seed}",
+        f"trainer.max_ckpt_to_keep={params.save_total_limit or 'null'}",
+        *_attention(device),
+        *_lora("model", params),
+        *_trainer(request, device, files),
+    ]
+    return overrides
+
+
+def ppo_overrides(request: RunRequest, device: Device, files: VerlFiles) -> list[str]:
+    params: RLParams = request.params
+    actor = "actor_rollout_ref"
+    estimator = "gae" if request.algorithm == Algorithm.PPO else "grpo"
+    overrides = [
+        f"algorithm.adv_estimator={estimator}",
+        f"data.train_files=[{_quote(str(files.train))}]",
+        f"data.val_files=[{_quote(str(files.val if request.eval_dataset_path else files.train))}]",
+        f"data.train_batch_size={params.batch_size}",
+        f"data.max_prompt_length={params.max_prompt_length}",
+        f"data.max_response_length={params.max_response_length}",
+        "data.filter_overlong_prompts=true",
+        f"{actor}.model.path={_quote(request.model_path)}",
+        f"{actor}.model.enable_gradient_checkpointing={_bool(params.gradient_checkpointing)}",
+        f"{actor}.actor.optim.lr={params.learning_rate}",
+        f"{actor}.actor.optim.weight_decay={params.weight_decay}",
+        f"{actor}.actor.optim.lr_warmup_steps_ratio={params.warmup_ratio}",
+        f"{actor}.actor.ppo_mini_batch_size={params.batch_size}",
+        f"{actor}.actor.ppo_micro_batch_size_per_gpu={params.micro_batch_size}",
+        f"{actor}.actor.use_dynamic_bsz=false",
+        f"{actor}.actor.ppo_epochs={params.ppo_epochs}",
+        f"{actor}.actor.clip_ratio_low={params.clip_ratio}",
+        f"{actor}.actor.clip_ratio_high={params.clip_ratio_high or params.clip_ratio}",
+        f"{actor}.actor.grad_clip={params.max_grad_norm}",
+        f"{actor}.actor.strategy=fsdp2",
+        f"{actor}.rollout.n={params.rollout_n}",
+        f"{actor}.rollout.temperature={params.temperature}",
+        f"{actor}.rollout.top_p={params.top_p}",
+        f"{actor}.rollout.tensor_model_parallel_size=1",
+        f"{actor}.rollout.log_prob_micro_batch_size_per_gpu={params.micro_batch_size}",
+        f"{actor}.ref.log_prob_micro_batch_size_per_gpu={params.micro_batch_size}",
+        f"trainer.max_actor_ckpt_to_keep={params.save_total_limit or 'null'}",
+        f"trainer.max_critic_ckpt_to_keep={params.save_total_limit or 'null'}",
+        f"{actor}.rollout.name=vllm",
+        *_attention(device),
+        *_lora(f"{actor}.model", params),
+        *_trainer(request, device, files),
+    ]
+    if request.algorithm == Algorithm.PPO:
+        assert isinstance(params, PPOParams)
+        overrides += [
+            f"critic.model.path={_quote(request.model_path)}",
+            f"critic.optim.lr={params.critic_learning_rate}",
+            f"critic.ppo_micro_batch_size_per_gpu={params.micro_batch_size}",
+            "critic.strategy=fsdp2",
+            f"algorithm.gamma={params.gamma}",
+            f"algorithm.lam={params.lam}",
+            f"algorithm.use_kl_in_reward={_bool(params.kl_coef > 0)}",
+            f"algorithm.kl_ctrl.kl_coef={params.kl_coef}",
+            f"{actor}.actor.use_kl_loss=false",
+        ]
+    else:
+        overrides += [
+            f"{actor}.actor.use_kl_loss={_bool(params.kl_coef > 0)}",
+            f"{actor}.actor.kl_loss_coef={params.kl_coef}",
+            "algorithm.use_kl_in_reward=false",
+        ]
+    if isinstance(params, GSPOParams):
+        # GSPO's recipe: sequence-level ratios, sequence-mean loss aggregation.
+        overrides += [
+            f"{actor}.actor.policy_loss.loss_mode=gspo",
+            f"{actor}.actor.loss_agg_mode=seq-mean-token-mean",
+        ]
+    if isinstance(params, RuleRewardParams):
+        overrides += [
+            f"reward.custom_reward_function.path={_quote(str(files.reward))}",
+            "reward.custom_reward_function.name=compute_score",
+        ]
+    return overrides
+
+
+def command(request: RunRequest, device: Device, files: VerlFiles) -> list[str]:
+    if request.algorithm == Algorithm.SFT:
+        launcher = [
+            sys.executable,
+            "-m",
+            "torch.distributed.run",
+            "--standalone",
+            f"--nproc_per_node={request.params.num_gpus}",
+        ]
+        return [*launcher, "-m", SFT_ENTRY, *sft_overrides(request, device, files)]
+    return [sys.executable, "-m", PPO_ENTRY, *ppo_overrides(request, device, files)]
+
+
+def environment(request: RunRequest, device: Device, cpu_threads: int) -> dict[str, str]:
+    env = {
+        "VERL_USE_EXTERNAL_MODULES": PLUGIN,
+        "VERL_FILE_LOGGER_PATH": str(request.layout.metrics_path),
+        "PLATFORM_JOB_DIR": str(request.layout.root),
+        "PLATFORM_JOB_ID": request.job_id,
+        "HF_HUB_OFFLINE": "1",
+        "WANDB_MODE": "disabled",
+        "TOKENIZERS_PARALLELISM": "false",
+        "PYTHONUNBUFFERED": "1",
+    }
+    if device.kind == "cpu":
+        # The plugin's platform, and verl's FSDP engine (registered for cuda/npu only) handed out anyway.
+        env.update(VERL_PLATFORM="cpu", VERL_ENGINE_DEVICE="cuda")
+    if cpu_threads:
+        env["OMP_NUM_THREADS"] = str(cpu_threads)
+    return env

@@ -1,0 +1,67 @@
+"""Platform datasets → the parquet layouts verl reads (verl-0.9.1-findings §7).
+
+- SFT (MultiTurnSFTDataset): one `messages` column of {role, content} lists.
+- RL (RLHFDataset): `data_source`, `prompt` (a chat list; verl applies the chat template), `ability`,
+  `reward_model` {style: rule, ground_truth}, `extra_info` {split, index, row}; `row` carries the whole
+  original row as JSON so the platform's reward functions see every column, as they do under TRL.
+"""
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from training_platform.datasets.io import RowProblem, iter_rows
+
+DEFAULT_DATA_SOURCE = "platform"
+
+
+def _chat(prompt: Any) -> list[dict[str, str]]:
+    return prompt if isinstance(prompt, list) else [{"role": "user", "content": str(prompt)}]
+
+
+def sft_record(row: dict[str, Any]) -> dict[str, Any]:
+    if row.get("response") is None and isinstance(row.get("messages"), list):
+        return {"messages": row["messages"]}
+    return {"messages": [*_chat(row["prompt"]), {"role": "assistant", "content": str(row["response"])}]}
+
+
+def rl_record(row: dict[str, Any], index: int, split: str, answer_field: str | None) -> dict[str, Any]:
+    ground_truth = row.get(answer_field) if answer_field else None
+    return {
+        "data_source": str(row.get("data_source") or DEFAULT_DATA_SOURCE),
+        "prompt": _chat(row["prompt"]),
+        "ability": str(row.get("ability") or "general"),
+        "reward_model": {"style": "rule", "ground_truth": "" if ground_truth is None else str(ground_truth)},
+        "extra_info": {"split": split, "index": index, "row": json.dumps(row, ensure_ascii=False, default=str)},
+    }
+
+
+def read_rows(paths: list[str]) -> list[dict[str, Any]]:
+    rows = []
+    for path in paths:
+        for number, row in iter_rows(Path(path)):
+            if isinstance(row, RowProblem):
+                raise ValueError(f"{path} row {number}: {row.message}")
+            rows.append(row)
+    return rows
+
+
+def write_parquet(records: list[dict[str, Any]], target: Path) -> Path:
+    """Written to a temporary name and renamed, so a half-written file is never read."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = target.with_name(f".{target.name}.partial")
+    pq.write_table(pa.Table.from_pylist(records), staging)
+    staging.replace(target)
+    return target
+
+
+def convert(paths: list[str], target: Path, kind: str, split: str = "train", answer_field: str | None = None) -> Path:
+    rows = read_rows(paths)
+    if kind == "sft":
+        records = [sft_record(row) for row in rows]
+    else:
+        records = [rl_record(row, index, split, answer_field) for index, row in enumerate(rows)]
+    return write_parquet(records, target)

