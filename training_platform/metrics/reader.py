@@ -6,6 +6,8 @@
   byte 0. Upserts keyed by (job, step, key) make re-reading harmless.
 - A line that cannot be parsed is counted and reported with its line number; reading goes on.
 - NaN and Infinity are kept. verl writes with orjson, which turns them into null: null reads as NaN.
+- verl's console lines (`step:N - key:value - ...`, possibly behind a Ray actor's prefix) are read too,
+  for runs started outside the platform whose only record is their output.
 
 Where the bytes come from is a `MetricsSource`: a local file here; the SSH runner provides a remote one.
 """
@@ -13,6 +15,7 @@ Where the bytes come from is a `MetricsSource`: a local file here; the SSH runne
 import hashlib
 import json
 import math
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -114,14 +117,35 @@ def parse_record(obj: Any, line_number: int) -> StepRecord:
     return StepRecord(step=step, values=values, line_number=line_number, anomaly=flagged)
 
 
+_CONSOLE_LINE = re.compile(r"step:(\d+)((?: - [^:\s][^:]*:\S+)*)\s*$")
+
+
+def parse_console_line(text: str, line_number: int) -> StepRecord | None:
+    """verl's console format (aggregate_logger.concat_dict_to_str); None if the line is not one."""
+    match = _CONSOLE_LINE.search(text)
+    if match is None:
+        return None
+    data = {}
+    for part in match.group(2).split(" - ")[1:]:
+        key, _, value = part.rpartition(":")
+        try:
+            data[key] = float(value)
+        except ValueError:
+            continue
+    return StepRecord(step=int(match.group(1)), values=canonicalize(data, VERL_KEYS), line_number=line_number)
+
+
 def _parse_line(raw: bytes, line_number: int) -> StepRecord | MalformedLine:
     try:
-        # Python's JSON reader accepts NaN/Infinity, which the platform's writer emits on purpose.
-        return parse_record(json.loads(raw.decode("utf-8")), line_number)
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         return MalformedLine(line_number, "not valid UTF-8")
+    try:
+        # Python's JSON reader accepts NaN/Infinity, which the platform's writer emits on purpose.
+        return parse_record(json.loads(text), line_number)
     except json.JSONDecodeError as error:
-        return MalformedLine(line_number, f"invalid JSON: {error.msg} at column {error.colno}")
+        console = parse_console_line(text, line_number)
+        return console or MalformedLine(line_number, f"invalid JSON: {error.msg} at column {error.colno}")
     except ValueError as error:
         return MalformedLine(line_number, str(error))
 
