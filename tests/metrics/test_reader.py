@@ -113,7 +113,7 @@ def test_verl_console_lines_are_read_as_a_fallback(tmp_path):
         (
             1,
             {
-                "perf/max_memory_allocated_gb": 0.0,
+                "gpu_memory_gib": 0.0,
                 "loss": 5.71875,
                 "learning_rate": 0.001,
                 "train/total_tokens(B)": 3.4e-07,
