@@ -205,6 +205,10 @@ def ppo_overrides(request: RunRequest, device: Device, files: VerlFiles) -> list
             f"algorithm.use_kl_in_reward={_bool(params.kl_coef > 0)}",
             f"algorithm.kl_ctrl.kl_coef={params.kl_coef}",
             f"{actor}.actor.use_kl_loss=false",
+            # The trained reward model scores responses (served by the same rollout engine kind).
+            "reward.reward_model.enable=true",
+            f"reward.reward_model.model_path={_quote(params.reward_model_path)}",
+            "reward.reward_model.rollout.name=vllm",
         ]
     else:
         overrides += [

@@ -73,6 +73,10 @@ def _blame(message: str, overrides: list[str], default: str) -> str:
                 break
     if best:
         return _override_key(best)
+    full_key = re.search(r"full_key: (\S+)", message)  # OmegaConf names the node it failed on
+    if full_key:
+        under = [key for key in map(_override_key, overrides) if key.startswith(full_key.group(1) + ".")]
+        return under[0] if len(under) == 1 else full_key.group(1)
     return next((key for phrase, key in _DERIVED.items() if phrase in message), default)
 
 

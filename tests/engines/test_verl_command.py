@@ -1,0 +1,82 @@
+"""Job parameters → verl command lines: every override explicit, and each command passes verl's own checks."""
+
+import sys
+
+import pytest
+
+from training_platform.engines.base import RunRequest
+from training_platform.engines.verl.command import Device, VerlFiles, command, environment
+from training_platform.engines.verl.validate import validate
+from training_platform.jobs.layout import JobLayout
+from training_platform.jobs.params import Algorithm, parse_params
+
+RL = {"batch_size": 4, "rollout_n": 4, "micro_batch_size": 4, "max_steps": 3, "max_prompt_length": 64,
+      "max_response_length": 32, "save_interval": 2}  # fmt: skip
+
+
+def request(tmp_path, demo_assets, algorithm, **params) -> RunRequest:
+    dataset = demo_assets["sft"] if algorithm == Algorithm.SFT else demo_assets["grpo"]
+    return RunRequest(
+        job_id="job1",
+        algorithm=algorithm,
+        model_path=str(demo_assets["model"]),
+        dataset_paths=[str(dataset)],
+        eval_dataset_path=None,
+        params=parse_params(algorithm, params),
+        layout=JobLayout("job1", tmp_path / "job1"),
+    )
+
+
+def overrides(argv: list[str]) -> dict[str, str]:
+    return dict(arg.split("=", 1) for arg in argv if "=" in arg and not arg.startswith("--"))
+
+
+def test_sft_runs_under_torchrun_with_every_override_explicit(tmp_path, demo_assets):
+    job = request(tmp_path, demo_assets, Algorithm.SFT, learning_rate=1e-4, batch_size=16, micro_batch_size=4,
+                  num_epochs=2, save_interval=5, save_total_limit=2, lora={"rank": 8})  # fmt: skip
+    argv = command(job, Device("cpu"), VerlFiles(job.layout.root))
+    assert argv[:5] == [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node=1"]
+    assert argv[5:7] == ["-m", "verl.trainer.sft_trainer"]
+    values = overrides(argv)
+    assert values["trainer.logger"] == "[console,file]" and values["trainer.resume_mode"] == "auto"
+    assert values["trainer.max_ckpt_to_keep"] == "2" and values["trainer.total_epochs"] == "2"
+    assert values["hydra.run.dir"] == f"'{job.layout.root}/verl/hydra'"
+    assert values["engine.strategy"] == "fsdp2" and values["engine.dtype"] == "float32"  # CPU choices
+    assert values["+model.override_config.attn_implementation"] == "sdpa"
+    assert values["model.lora_rank"] == "8" and values["model.lora_alpha"] == "16"
+    assert validate(argv) == []
+
+
+@pytest.mark.parametrize("algorithm", [Algorithm.GRPO, Algorithm.GSPO])
+def test_grpo_and_gspo_commands_validate(tmp_path, demo_assets, algorithm):
+    job = request(tmp_path, demo_assets, algorithm, **RL)
+    argv = command(job, Device("cpu"), VerlFiles(job.layout.root))
+    assert argv[1:3] == ["-m", "verl.trainer.main_ppo"]
+    values = overrides(argv)
+    assert values["algorithm.adv_estimator"] == "grpo" and values["actor_rollout_ref.rollout.n"] == "4"
+    assert values["reward.custom_reward_function.path"].endswith("reward_fn.py'")
+    assert ("actor_rollout_ref.actor.policy_loss.loss_mode" in values) == (algorithm == Algorithm.GSPO)
+    assert validate(argv) == []
+
+
+def test_ppo_has_a_critic_on_the_actor_model_and_a_reward_model(tmp_path, demo_assets):
+    job = request(tmp_path, demo_assets, Algorithm.PPO, **RL, reward_model_path=str(demo_assets["model"]))
+    values = overrides(command(job, Device("cpu"), VerlFiles(job.layout.root)))
+    assert values["algorithm.adv_estimator"] == "gae"
+    assert values["critic.model.path"] == values["actor_rollout_ref.model.path"]
+    assert values["reward.reward_model.enable"] == "true"
+    assert validate(command(job, Device("cpu"), VerlFiles(job.layout.root))) == []
+
+
+def test_environment_points_verl_at_the_job(tmp_path, demo_assets):
+    job = request(tmp_path, demo_assets, Algorithm.SFT, max_steps=2)
+    cpu = environment(job, Device("cpu"), cpu_threads=1)
+    assert cpu["VERL_FILE_LOGGER_PATH"] == str(job.layout.metrics_path)
+    assert cpu["VERL_USE_EXTERNAL_MODULES"] == "training_platform.engines.verl.plugin"
+    assert (cpu["VERL_PLATFORM"], cpu["WANDB_MODE"], cpu["OMP_NUM_THREADS"]) == ("cpu", "disabled", "1")
+    assert "VERL_PLATFORM" not in environment(job, Device("cuda"), cpu_threads=0)
+
+
+def test_fractional_epochs_become_whole_batches_of_steps(tmp_path, demo_assets):
+    job = request(tmp_path, demo_assets, Algorithm.SFT, batch_size=16, micro_batch_size=16, num_epochs=0.5)
+    assert overrides(command(job, Device("cpu"), VerlFiles(job.layout.root)))["trainer.total_training_steps"] == "8"
