@@ -11,7 +11,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(VENV)/.installed: $(BIN)/python pyproject.toml constraints.txt
-	$(PIP_INSTALL) -e '.[test]'
+	$(PIP_INSTALL) -e '.[test,verl]'
 	touch $@
 
 install: $(VENV)/.installed
@@ -32,4 +32,5 @@ lint: install
 ## bench: the benchmarks, each printing a table with ratios against its baseline
 bench: install
 	$(BIN)/python -m benchmarks.metrics.run
+	$(BIN)/python -m benchmarks.datasets.run
 	$(BIN)/python -m benchmarks.compute.run

@@ -57,7 +57,7 @@ def database_url(request, tmp_path):
 def settings(tmp_path, database_url):
     from training_platform.settings import Settings
 
-    return Settings(home=tmp_path / "home", database_url=database_url, stop_grace_seconds=3)
+    return Settings(home=tmp_path / "home", database_url=database_url, stop_grace_seconds=3, embedding_cpu_threads=1)
 
 
 @pytest.fixture

@@ -11,7 +11,12 @@ from pathlib import Path
 import httpx
 import psutil
 
-TRAINING_ENV = {"PLATFORM_TRAIN_CPU_THREADS": "1", "PLATFORM_STOP_GRACE_SECONDS": "5"}
+# One torch thread for training and embeddings: the test machine has two cores and runs the tests on them too.
+TRAINING_ENV = {
+    "PLATFORM_TRAIN_CPU_THREADS": "1",
+    "PLATFORM_EMBEDDING_CPU_THREADS": "1",
+    "PLATFORM_STOP_GRACE_SECONDS": "5",
+}
 
 
 def free_port() -> int:

@@ -31,6 +31,10 @@ class ConflictError(PlatformError):
     pass
 
 
+class TooLargeError(PlatformError):
+    """An upload over the configured size limit (HTTP 413)."""
+
+
 class InvalidInputError(PlatformError):
     def __init__(self, errors: list[FieldError]):
         self.errors = errors

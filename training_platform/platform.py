@@ -2,7 +2,9 @@
 
 from dataclasses import dataclass
 
-from training_platform.datasets.registry import DatasetRegistry
+from training_platform.datasets.service import DatasetService
+from training_platform.datasets.storage import DatasetStorage
+from training_platform.datasets.vectors import Embedder, VectorStore
 from training_platform.db import Database
 from training_platform.jobs.service import JobService
 from training_platform.jobs.store import JobStore
@@ -21,7 +23,7 @@ class Platform:
     jobs: JobService
     supervisor: JobSupervisor
     models: ModelRegistry
-    datasets: DatasetRegistry
+    datasets: DatasetService
     metrics: MetricsService
 
     @classmethod
@@ -30,9 +32,18 @@ class Platform:
         settings.home.mkdir(parents=True, exist_ok=True)
         db = Database(settings.database_url)
         db.upgrade()
+        models = ModelRegistry(db)
+        datasets = DatasetService(
+            db,
+            DatasetStorage(settings.datasets_dir, settings.dataset_max_upload_bytes),
+            models,
+            VectorStore(settings.vector_uri, settings.milvus_token),
+            Embedder(settings.embedding_batch_size, settings.embedding_cpu_threads),
+            settings.dataset_error_limit,
+        )
         store = JobStore(db)
         supervisor = JobSupervisor(store, LocalRunner(), settings.stop_grace_seconds, settings.train_cpu_threads)
-        jobs = JobService(store, supervisor, settings.jobs_dir, settings.dataset_error_limit)
+        jobs = JobService(store, supervisor, settings.jobs_dir, settings.dataset_error_limit, datasets.resolve)
         metrics = MetricsService(MetricStore(db), jobs, settings.metrics_flush_records, settings.metrics_flush_seconds)
         supervisor.listeners.append(metrics)
         return cls(
@@ -40,10 +51,11 @@ class Platform:
             db=db,
             jobs=jobs,
             supervisor=supervisor,
-            models=ModelRegistry(db),
-            datasets=DatasetRegistry(db, settings.dataset_error_limit),
+            models=models,
+            datasets=datasets,
             metrics=metrics,
         )
 
     def close(self) -> None:
+        self.datasets.close()
         self.db.dispose()

@@ -20,6 +20,15 @@ class Settings(BaseSettings):
         default=0, ge=0, description="torch threads of a training process on CPU; 0 lets torch decide."
     )
     dataset_error_limit: int = Field(default=20, ge=1, description="Invalid rows listed in a validation error.")
+    dataset_max_upload_bytes: int = Field(default=10 * 2**30, ge=1, description="Largest dataset file accepted.")
+    milvus_uri: str = Field(
+        default="", description="Milvus server for dataset vectors; empty means embedded Milvus Lite in the home."
+    )
+    milvus_token: str = Field(default="", description="Milvus credentials (`user:password` or an API key).")
+    embedding_batch_size: int = Field(default=64, ge=1, description="Texts embedded per forward pass.")
+    embedding_cpu_threads: int = Field(
+        default=0, ge=0, description="torch threads for embeddings on CPU; 0 lets torch decide."
+    )
     metrics_flush_records: int = Field(default=100, ge=1, description="Steps buffered before a metrics write.")
     metrics_flush_seconds: float = Field(default=30.0, gt=0, description="Oldest buffered step's age before a write.")
 
@@ -43,6 +52,10 @@ class Settings(BaseSettings):
     @property
     def datasets_dir(self) -> Path:
         return self.home / "datasets"
+
+    @property
+    def vector_uri(self) -> str:
+        return self.milvus_uri or str(self.home / "vectors" / "milvus.db")
 
 
 @lru_cache

@@ -25,6 +25,7 @@ import psycopg
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
+from benchmarks.report import print_table
 from training_platform.db import Database
 from training_platform.db.tables import Job, MetricPoint
 from training_platform.metrics.ingest import MetricsIngester
@@ -271,10 +272,7 @@ def main() -> None:
                 "p99 ≤ 100 ms",
             )
         )
-    header = ("benchmark", "measured", "baseline", "ratio", "target")
-    widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
-    for row in [header, tuple("-" * w for w in widths), *rows]:
-        print(" | ".join(str(cell).ljust(width) for cell, width in zip(row, widths, strict=True)))
+    print_table(rows)
 
 
 if __name__ == "__main__":

@@ -14,11 +14,25 @@ def test_gpus_and_models_are_listed(server):
 
 
 def test_estimate_explains_each_term(server):
-    body = {"model": "Qwen2.5-7B", "gpu": "A100-80G", "seq_len": 4096, "micro_batch": 2, "zero_stage": 3,
-            "num_gpus": 8, "gradient_checkpointing": True}  # fmt: skip
+    body = {
+        "model": "Qwen2.5-7B",
+        "gpu": "A100-80G",
+        "seq_len": 4096,
+        "micro_batch": 2,
+        "zero_stage": 3,
+        "num_gpus": 8,
+        "gradient_checkpointing": True,
+    }
     result = server.api.post("/compute/estimate", json=body).json()
-    assert set(result["per_gpu_bytes"]) == {"weights", "gradients", "optimizer", "activations", "rl_extra",
-                                            "overhead", "total"}  # fmt: skip
+    assert set(result["per_gpu_bytes"]) == {
+        "weights",
+        "gradients",
+        "optimizer",
+        "activations",
+        "rl_extra",
+        "overhead",
+        "total",
+    }
     assert result["per_gpu_bytes"]["total"] == sum(t["bytes"] for t in result["terms"])
     assert all(t["formula"] and t["explanation"] for t in result["terms"]) and result["fits"]
 
@@ -68,17 +82,40 @@ def test_a_config_json_missing_fields_is_a_422_naming_them(server, tmp_path):
 
 
 def test_cli_estimate_json_and_errors(server):
-    result = server.cli("compute", "estimate", "--model", "Qwen2.5-0.5B", "--gpu", "RTX-4090", "--seq-len", "1024",
-                        "--precision", "bf16", "--lora-rank", "8", "--lora-targets", "q_proj,v_proj", "--json")  # fmt: skip
+    result = server.cli(
+        "compute",
+        "estimate",
+        "--model",
+        "Qwen2.5-0.5B",
+        "--gpu",
+        "RTX-4090",
+        "--seq-len",
+        "1024",
+        "--precision",
+        "bf16",
+        "--lora-rank",
+        "8",
+        "--lora-targets",
+        "q_proj,v_proj",
+        "--json",
+    )
     assert result.returncode == 0, result.stderr
     output = json.loads(result.stdout)
-    assert set(output["per_gpu_bytes"]) >= {"weights", "gradients", "optimizer", "activations", "rl_extra", "overhead",
-                                            "total"}  # fmt: skip
+    assert set(output["per_gpu_bytes"]) >= {
+        "weights",
+        "gradients",
+        "optimizer",
+        "activations",
+        "rl_extra",
+        "overhead",
+        "total",
+    }
     assert output["explanations"]["activations"] and output["trainable_parameters"] < 1_000_000
     bad = server.cli("compute", "estimate", "--model", "Qwen2.5-0.5B", "--seq-len", "0")
     assert bad.returncode == 2 and "seq_len" in bad.stderr
     unknown = server.cli("compute", "recommend", "--model", "Qwen2.5-0.5B", "--seq-len", "512", "--gpu", "V100")
     assert unknown.returncode == 2 and "unknown GPU 'V100'" in unknown.stderr
-    impossible = server.cli("compute", "recommend", "--model", "Qwen2.5-72B", "--gpu", "RTX-4090", "--seq-len", "4096",
-                            "--no-lora")  # fmt: skip
+    impossible = server.cli(
+        "compute", "recommend", "--model", "Qwen2.5-72B", "--gpu", "RTX-4090", "--seq-len", "4096", "--no-lora"
+    )
     assert impossible.returncode == 0 and "does not fit" in impossible.stdout

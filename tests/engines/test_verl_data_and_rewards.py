@@ -30,8 +30,10 @@ def test_rl_rows_carry_prompt_ground_truth_and_the_whole_row(tmp_path, demo_asse
 
 
 def test_the_reward_file_scores_like_the_reward_module(tmp_path):
-    specs = [RewardSpec(type="math_verify", extraction="last_number"), RewardSpec(type="format_check", weight=0.5,
-                                                                                  pattern=r"The answer is -?\d+\.")]  # fmt: skip
+    specs = [
+        RewardSpec(type="math_verify", extraction="last_number"),
+        RewardSpec(type="format_check", weight=0.5, pattern=r"The answer is -?\d+\."),
+    ]
     path = write_reward_file(tmp_path / "reward_fn.py", specs)
     spec = importlib.util.spec_from_file_location("job_reward", path)
     module = importlib.util.module_from_spec(spec)

@@ -5,26 +5,44 @@ import pytest
 from training_platform.engines.verl.validate import CommandError, split_command, validate
 
 GRPO = [
-    "python3", "-m", "verl.trainer.main_ppo", "algorithm.adv_estimator=grpo", "data.train_files=/d/train.parquet",
-    "data.train_batch_size=16", "data.max_prompt_length=64", "data.max_response_length=32",
-    "actor_rollout_ref.model.path=/models/m", "actor_rollout_ref.actor.ppo_mini_batch_size=16",
-    "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4", "actor_rollout_ref.actor.use_kl_loss=true",
-    "actor_rollout_ref.rollout.name=vllm", "actor_rollout_ref.rollout.n=4",
+    "python3",
+    "-m",
+    "verl.trainer.main_ppo",
+    "algorithm.adv_estimator=grpo",
+    "data.train_files=/d/train.parquet",
+    "data.train_batch_size=16",
+    "data.max_prompt_length=64",
+    "data.max_response_length=32",
+    "actor_rollout_ref.model.path=/models/m",
+    "actor_rollout_ref.actor.ppo_mini_batch_size=16",
+    "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4",
+    "actor_rollout_ref.actor.use_kl_loss=true",
+    "actor_rollout_ref.rollout.name=vllm",
+    "actor_rollout_ref.rollout.n=4",
     "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=4",
-    "actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=4", "trainer.logger=[console,file]",
+    "actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=4",
+    "trainer.logger=[console,file]",
     "trainer.n_gpus_per_node=1",
-]  # fmt: skip
-PPO = [*GRPO[:3], "algorithm.adv_estimator=gae", *GRPO[4:], "critic.ppo_micro_batch_size_per_gpu=4"]  # fmt: skip
+]
+PPO = [*GRPO[:3], "algorithm.adv_estimator=gae", *GRPO[4:], "critic.ppo_micro_batch_size_per_gpu=4"]
 GSPO = [
     *GRPO,
     "actor_rollout_ref.actor.policy_loss.loss_mode=gspo",
     "actor_rollout_ref.actor.loss_agg_mode=seq-mean-token-mean",
 ]
 SFT = [
-    "torchrun", "--standalone", "--nproc_per_node=2", "-m", "verl.trainer.sft_trainer", "model.path=/models/m",
-    "data.train_files=/d/sft.parquet", "data.train_batch_size=8", "data.micro_batch_size_per_gpu=4",
-    "trainer.logger=[console,file]", "engine.strategy=fsdp2",
-]  # fmt: skip
+    "torchrun",
+    "--standalone",
+    "--nproc_per_node=2",
+    "-m",
+    "verl.trainer.sft_trainer",
+    "model.path=/models/m",
+    "data.train_files=/d/sft.parquet",
+    "data.train_batch_size=8",
+    "data.micro_batch_size_per_gpu=4",
+    "trainer.logger=[console,file]",
+    "engine.strategy=fsdp2",
+]
 
 
 @pytest.mark.parametrize("command", [GRPO, GSPO, SFT], ids=["grpo", "gspo", "sft"])
@@ -43,16 +61,28 @@ def test_ppo_with_a_critic_validates_against_a_local_model(demo_assets, tmp_path
     ("extra", "override", "fragment"),
     [
         (["data.train_batch_size=5", "trainer.n_gpus_per_node=8"], "data.train_batch_size", "must be divisible"),
-        (["actor_rollout_ref.actor.ppo_mini_batch_size=32"], "data.train_batch_size", "must be >= actor.ppo_mini_batch_size"),
-        (["actor_rollout_ref.actor.loss_agg_mode=foo"], "actor_rollout_ref.actor.loss_agg_mode", "Invalid loss_agg_mode: foo"),
+        (
+            ["actor_rollout_ref.actor.ppo_mini_batch_size=32"],
+            "data.train_batch_size",
+            "must be >= actor.ppo_mini_batch_size",
+        ),
+        (
+            ["actor_rollout_ref.actor.loss_agg_mode=foo"],
+            "actor_rollout_ref.actor.loss_agg_mode",
+            "Invalid loss_agg_mode: foo",
+        ),
         (["trainer.bogus_key=1"], "trainer.bogus_key", "Could not override 'trainer.bogus_key'"),
         (["algorithm.adv_estimator=foo"], "algorithm.adv_estimator", "unknown advantage estimator 'foo'"),
         (["actor_rollout_ref.rollout.name=???"], "actor_rollout_ref.rollout.name", "is required"),
-        (["actor_rollout_ref.actor.policy_loss.loss_mode=nope"], "actor_rollout_ref.actor.policy_loss.loss_mode", "unknown policy loss"),
+        (
+            ["actor_rollout_ref.actor.policy_loss.loss_mode=nope"],
+            "actor_rollout_ref.actor.policy_loss.loss_mode",
+            "unknown policy loss",
+        ),
         (["trainer.logger=[console,jsonl]"], "trainer.logger", "unknown logger backend 'jsonl'"),
         (["actor_rollout_ref.rollout.name=hf"], "actor_rollout_ref.rollout.name", "unknown rollout engine 'hf'"),
     ],
-)  # fmt: skip
+)
 def test_failing_cases_name_the_override(extra, override, fragment):
     problems = validate([*GRPO, *extra])
     assert problems, "expected a problem"

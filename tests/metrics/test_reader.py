@@ -104,7 +104,8 @@ def test_anomalies_flagged_by_the_trainer_are_read(tmp_path):
 def test_verl_console_lines_are_read_as_a_fallback(tmp_path):
     path = tmp_path / "stdout.log"
     path.write_text(
-        "step:1 - perf/max_memory_allocated_gb:0.0 - train/loss:5.71875 - train/lr:0.001 - train/total_tokens(B):3.4e-07\n"
+        "step:1 - perf/max_memory_allocated_gb:0.0 - train/loss:5.71875 - train/lr:0.001"
+        " - train/total_tokens(B):3.4e-07\n"
         "\x1b[36m(TaskRunnerV1 pid=11734)\x1b[0m step:3 - val/loss:5.2109375\n"
         "Epoch 1/4: 100%|#####| 4/4\n"
     )

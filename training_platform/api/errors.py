@@ -4,7 +4,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
-from training_platform.errors import ConflictError, FieldError, InvalidInputError, NotFoundError
+from training_platform.errors import ConflictError, FieldError, InvalidInputError, NotFoundError, TooLargeError
 
 
 def _response(status: int, detail: str, errors: list[FieldError] = ()) -> JSONResponse:
@@ -27,6 +27,10 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ConflictError)
     async def conflict(_request: Request, error: ConflictError):
         return _response(409, str(error))
+
+    @app.exception_handler(TooLargeError)
+    async def too_large(_request: Request, error: TooLargeError):
+        return _response(413, str(error))
 
     @app.exception_handler(InvalidInputError)
     async def invalid(_request: Request, error: InvalidInputError):

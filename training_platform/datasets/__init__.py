@@ -1,1 +1,1 @@
-"""Datasets: file formats, per-algorithm schemas, validation and the registry of known datasets."""
+"""Datasets: reading and validating files, uploads and versions, audits, statistics, loss previews, vectors."""

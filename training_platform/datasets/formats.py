@@ -13,7 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from training_platform.datasets.io import DatasetFileError, RowProblem, iter_rows
+import polars as pl
+
+from training_platform.datasets.io import DatasetFileError, RowProblem
+from training_platform.datasets.table import ROW, DatasetTable, apply_field_mapping, load_table
 
 DATASET_KINDS = ("sft", "dpo", "grpo", "gspo", "ppo", "eval")
 CHAT_ROLES = {"system", "user", "assistant", "tool"}
@@ -86,7 +89,7 @@ def _field_problem(name: str, value: Any) -> str | None:
 
 def row_problem(row: dict[str, Any], schema: Schema) -> str | None:
     problems = [p for name in schema.text_fields if (p := _field_problem(name, row.get(name)))]
-    if problems and schema.alternative is not None and schema.alternative.text_fields[0] in row:
+    if problems and schema.alternative is not None and row.get(schema.alternative.text_fields[0]) is not None:
         return row_problem(row, schema.alternative)
     if schema.text_fields == MESSAGES_SCHEMA.text_fields and not problems:
         if not any(m["role"] == "assistant" for m in row["messages"]):
@@ -94,21 +97,61 @@ def row_problem(row: dict[str, Any], schema: Schema) -> str | None:
     return "; ".join(problems) or None
 
 
-def validate_file(path: Path, kind: str, answer_fields: Iterable[str] = (), keep: int = 20) -> ValidationReport:
+def _suspect_rows(frame: pl.DataFrame, names: list[str]) -> pl.DataFrame:
+    """The rows that may break a rule: any row when a field is not a plain text or number column, else only rows
+    with a missing or blank value. The rules themselves are applied by `row_problem`, row by row."""
+    if any(name not in frame.columns for name in names):
+        return frame
+    conditions = []
+    for name in names:
+        dtype = frame[name].dtype
+        if dtype == pl.String:
+            # Python's str.strip() also strips the separators \x1c-\x1f, which Unicode does not call white space.
+            conditions.append(pl.col(name).is_null() | pl.col(name).str.contains(r"^[\s\x1c-\x1f]*$"))
+        elif dtype.is_numeric():
+            conditions.append(pl.col(name).is_null())
+        else:
+            return frame
+    return frame.filter(pl.any_horizontal(conditions)) if conditions else frame
+
+
+def table_problems(frame: pl.DataFrame, schema: Schema) -> list[RowProblem]:
+    """Every row of the table that breaks the schema, in row order."""
+    # A row whose own fields are fine never falls back to the alternative schema, so only they decide suspicion.
+    suspects = _suspect_rows(frame, list(schema.text_fields))
+    names = list(schema.text_fields) + (list(schema.alternative.text_fields) if schema.alternative else [])
+    present = [name for name in names if name in suspects.columns]
+    values = {name: suspects[name].to_list() for name in present}
+    problems = []
+    for index, number in enumerate(suspects[ROW].to_list()):
+        if message := row_problem({name: values[name][index] for name in present}, schema):
+            problems.append(RowProblem(number, message))
+    return problems
+
+
+def validate_table(table: DatasetTable, schema: Schema) -> list[RowProblem]:
+    """Unreadable rows and rows breaking the schema, in row order."""
+    return sorted(table.problems + table_problems(table.frame, schema), key=lambda problem: problem.row)
+
+
+def validate_file(
+    path: Path,
+    kind: str,
+    answer_fields: Iterable[str] = (),
+    keep: int = 20,
+    field_mapping: dict[str, str] | None = None,
+) -> ValidationReport:
     """Check every row; keep the first `keep` problems, count them all. Raises DatasetFileError for unreadable files."""
-    schema = schema_for(kind, answer_fields)
-    report = ValidationReport(path=path, kind=kind)
-    for number, row in iter_rows(path):
-        report.num_rows += 1
-        problem = row if isinstance(row, RowProblem) else None
-        if problem is None:
-            report.columns.update(row)
-            message = row_problem(row, schema)
-            problem = RowProblem(number, message) if message else None
-        if problem is not None:
-            report.num_invalid += 1
-            if len(report.problems) < keep:
-                report.problems.append(problem)
-    if report.num_rows == 0:
+    table = load_table(path)
+    if table.num_rows == 0:
         raise DatasetFileError(f"{path.name} has no rows")
-    return report
+    table.frame = apply_field_mapping(table.frame, field_mapping or {})
+    problems = validate_table(table, schema_for(kind, answer_fields))
+    return ValidationReport(
+        path=path,
+        kind=kind,
+        num_rows=table.num_rows,
+        num_invalid=len(problems),
+        problems=problems[:keep],
+        columns=set(table.columns),
+    )

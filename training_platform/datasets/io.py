@@ -1,16 +1,24 @@
 """Row-by-row reading of JSON, JSON Lines and Parquet files, with 1-based row numbers.
 
-Streaming for JSON Lines and Parquet (a row group at a time); a JSON array is parsed whole.
-A line that is not valid JSON or not UTF-8 is reported as a `RowProblem` instead of stopping the read.
+Everything streams: JSON Lines a line at a time, Parquet a row group at a time, and a JSON array an element
+at a time (so a truncated array still tells after which row it breaks off). A line that is not valid JSON or
+not UTF-8 is reported as a `RowProblem` instead of stopping the read. A dataset may also be a directory of
+files of one format, read in name order as one sequence of rows.
 """
 
+import codecs
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 SUPPORTED_SUFFIXES = {".json": "json", ".jsonl": "jsonl", ".parquet": "parquet"}
+# A job's data entry that names a registered dataset instead of a file: "dataset:<name or id>".
+DATASET_REFERENCE = "dataset:"
+_READ_BLOCK = 1 << 20
+_WHITE_SPACE = re.compile(r"[ \t\r\n]*")
 
 
 class DatasetFileError(ValueError):
@@ -32,17 +40,41 @@ def file_format(path: Path) -> str:
         ) from None
 
 
-def iter_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | RowProblem]]:
-    reader = {"json": _json_rows, "jsonl": _jsonl_rows, "parquet": _parquet_rows}[file_format(path)]
-    if not path.is_file():
-        raise DatasetFileError(f"{path} does not exist or is not a file")
-    yield from reader(path)
+def data_files(path: Path) -> list[Path]:
+    """The files a dataset path stands for: the file itself, or a directory's data files in name order."""
+    if not path.is_dir():
+        file_format(path)
+        if not path.is_file():
+            raise DatasetFileError(f"{path} does not exist or is not a file")
+        return [path]
+    files = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in SUPPORTED_SUFFIXES)
+    if not files:
+        raise DatasetFileError(f"directory {path} holds no .json, .jsonl or .parquet file")
+    formats = {file_format(p) for p in files}
+    if len(formats) > 1:
+        raise DatasetFileError(f"directory {path} mixes formats ({', '.join(sorted(formats))}); use one format")
+    return files
 
 
-def _jsonl_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | RowProblem]]:
+def dataset_format(path: Path) -> str:
+    return file_format(data_files(path)[0])
+
+
+def iter_rows(path: Path, start: int = 1) -> Iterator[tuple[int, dict[str, Any] | RowProblem]]:
+    """Every row of a file or directory from row `start` on; a directory's rows are numbered on across its files.
+    Rows before `start` are skipped as cheaply as the format allows (JSON Lines: not parsed)."""
+    offset = 0
+    for file in data_files(path):
+        last = 0
+        for last, row in _ROW_READERS[file_format(file)](file, max(1, start - offset)):
+            yield offset + last, RowProblem(offset + last, row.message) if isinstance(row, RowProblem) else row
+        offset += last or _last_row_number(file)
+
+
+def _jsonl_rows(path: Path, start: int = 1) -> Iterator[tuple[int, dict[str, Any] | RowProblem]]:
     with open(path, "rb") as handle:
         for number, raw in enumerate(handle, start=1):
-            if not raw.strip():
+            if number < start or not raw.strip():
                 continue
             try:
                 value = json.loads(raw.decode("utf-8"))
@@ -55,36 +87,127 @@ def _jsonl_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | RowProblem]]
             yield number, value if isinstance(value, dict) else RowProblem(number, "is not a JSON object")
 
 
-def _json_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | RowProblem]]:
-    try:
-        data = json.loads(path.read_bytes().decode("utf-8"))
-    except UnicodeDecodeError as error:
-        raise DatasetFileError(f"{path.name} is not valid UTF-8 (byte offset {error.start})") from None
-    except json.JSONDecodeError as error:
-        raise DatasetFileError(f"{path.name} is not valid JSON: {error.msg} at line {error.lineno}") from None
-    if not isinstance(data, list):
-        raise DatasetFileError(f"{path.name} must hold a JSON array of objects (use .jsonl for one object per line)")
-    for number, value in enumerate(data, start=1):
-        yield number, value if isinstance(value, dict) else RowProblem(number, "is not a JSON object")
+def _json_rows(path: Path, start: int = 1) -> Iterator[tuple[int, dict[str, Any] | RowProblem]]:
+    for number, value in enumerate(_JsonArrayReader(path), start=1):
+        if number >= start:
+            yield number, value if isinstance(value, dict) else RowProblem(number, "is not a JSON object")
 
 
-def _parquet_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | RowProblem]]:
+class _JsonArrayReader:
+    """The elements of a JSON array file, decoded one at a time from a window of the text (never the whole file)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.rows = 0
+        self._decoder = json.JSONDecoder()
+        self._utf8 = codecs.getincrementaldecoder("utf-8")()
+        self._bytes = 0
+        self._text = ""
+        self._position = 0
+        self._eof = False
+
+    def __iter__(self) -> Iterator[Any]:
+        with open(self.path, "rb") as self._file:
+            first = self._peek()
+            if first is None:
+                raise DatasetFileError(f"{self.path.name} is not valid JSON: the file is empty")
+            if first != "[":
+                raise DatasetFileError(
+                    f"{self.path.name} must hold a JSON array of objects (use .jsonl for one object per line)"
+                )
+            self._position += 1
+            if self._peek() == "]":
+                self._position += 1
+            else:
+                while True:
+                    yield self._element()
+                    self.rows += 1
+                    separator = self._peek()
+                    self._position += 1
+                    if separator == "]":
+                        break
+                    if separator != ",":
+                        found = "the end of the file" if separator is None else repr(separator)
+                        raise self._broken(f"expected ',' or ']' after row {self.rows} but found {found}")
+            if self._peek() is not None:
+                raise self._broken(f"unexpected content after the closing ']' (after row {self.rows})")
+
+    def _element(self) -> Any:
+        self._peek()
+        while True:
+            try:
+                value, end = self._decoder.raw_decode(self._text, self._position)
+            except json.JSONDecodeError as error:
+                if self._fill():
+                    continue  # the element may go on past the window
+                raise self._broken(f"row {self.rows + 1} is malformed or cut off ({error.msg})") from None
+            if end == len(self._text) and self._fill():
+                continue  # a number ending the window may go on too
+            self._position = end
+            return value
+
+    def _peek(self) -> str | None:
+        """The next character that is not white space, or None at the end of the file."""
+        while True:
+            self._position = _WHITE_SPACE.match(self._text, self._position).end()
+            if self._position < len(self._text):
+                return self._text[self._position]
+            if not self._fill():
+                return None
+
+    def _fill(self) -> bool:
+        if self._eof:
+            return False
+        if self._position > _READ_BLOCK:
+            self._text, self._position = self._text[self._position :], 0
+        chunk = self._file.read(_READ_BLOCK)
+        try:
+            self._text += self._utf8.decode(chunk, final=not chunk)
+        except UnicodeDecodeError as error:
+            offset = self._bytes + error.start
+            raise DatasetFileError(
+                f"{self.path.name} is not valid UTF-8 (byte offset {offset}, in row {self.rows + 1})"
+            ) from None
+        self._bytes += len(chunk)
+        self._eof = not chunk
+        return True
+
+    def _broken(self, reason: str) -> DatasetFileError:
+        return DatasetFileError(f"{self.path.name} is not valid JSON: {reason}")
+
+
+def _parquet_rows(path: Path, start: int = 1) -> Iterator[tuple[int, dict[str, Any] | RowProblem]]:
+    parquet = open_parquet(path)
+    number = 0
+    for group in range(parquet.num_row_groups):
+        size = parquet.metadata.row_group(group).num_rows
+        if number + size < start:
+            number += size  # a whole row group before the start is never decoded
+            continue
+        for row in parquet.read_row_group(group).to_pylist():
+            number += 1
+            if number >= start:
+                yield number, row
+
+
+def open_parquet(path: Path):
     import pyarrow.parquet as pq
 
     try:
-        parquet = pq.ParquetFile(path)
+        return pq.ParquetFile(path)
     except Exception as error:  # pyarrow raises several unrelated types for a corrupt file
         raise DatasetFileError(f"{path.name} is not a readable Parquet file: {error}") from None
-    number = 0
-    for batch in parquet.iter_batches(batch_size=4096):
-        for row in batch.to_pylist():
-            number += 1
-            yield number, row
+
+
+_ROW_READERS = {"json": _json_rows, "jsonl": _jsonl_rows, "parquet": _parquet_rows}
+
+
+def _last_row_number(file: Path) -> int:
+    return max((number for number, _row in _ROW_READERS[file_format(file)](file, 1)), default=0)
 
 
 def count_rows(path: Path) -> int:
-    if file_format(path) == "parquet":
-        import pyarrow.parquet as pq
-
-        return pq.ParquetFile(path).metadata.num_rows
+    files = data_files(path)
+    if file_format(files[0]) == "parquet":
+        return sum(open_parquet(file).metadata.num_rows for file in files)
     return sum(1 for _ in iter_rows(path))

@@ -23,6 +23,10 @@ class Job(SQLModel, table=True):
     run_mode: str = Field(default="local", max_length=16)
     model_path: str = Field(sa_type=Text)
     dataset_paths: list[str] = Field(sa_column=Column(JSON, nullable=False))
+    # Field mapping per data file that came from a registered dataset (`dataset:<name>`), applied when read.
+    dataset_fields: dict[str, dict[str, str]] = Field(
+        default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}")
+    )
     eval_dataset_path: str | None = Field(default=None, sa_type=Text)
     params: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     status: str = Field(index=True, max_length=16)
@@ -77,6 +81,48 @@ class RegisteredDataset(SQLModel, table=True):
     size_bytes: int = Field(sa_type=BigInteger)
     description: str = Field(default="", sa_type=Text)
     created_at: datetime = _timestamp()
+    # sha256 of the content (of every file, for a directory); one registration per content.
+    content_hash: str | None = Field(default=None, max_length=64, unique=True, index=True)
+    # "upload" and "derived" files live in the platform's data directory and go with the dataset; "path" files
+    # were registered where they are and are never deleted by the platform.
+    source: str = Field(default="path", max_length=16, sa_column_kwargs={"server_default": "path"})
+    original_filename: str | None = Field(default=None, max_length=255)
+    num_invalid: int = Field(default=0, sa_type=BigInteger, sa_column_kwargs={"server_default": "0"})
+    columns: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False, server_default="[]"))
+    # Platform field name -> the file's column ({"prompt": "question"}); used by validation, analysis and jobs.
+    field_mapping: dict[str, str] = Field(
+        default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}")
+    )
+    label_fields: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False, server_default="[]"))
+    # Versions: a derived dataset (dedup, conversion, split) points at its parent; all share the root's lineage.
+    parent_id: str | None = Field(
+        default=None,
+        sa_column=Column(
+            ForeignKey("datasets.id", ondelete="SET NULL", name="fk_datasets_parent_id"), nullable=True, index=True
+        ),
+    )
+    lineage_id: str | None = Field(default=None, max_length=32, index=True)
+    version: int = Field(default=1, sa_column_kwargs={"server_default": "1"})
+    derivation: str = Field(default="", sa_type=Text, sa_column_kwargs={"server_default": ""})
+
+
+class DatasetTask(SQLModel, table=True):
+    """Background work on a dataset (audit, vector index, dedup) with its progress and result."""
+
+    __tablename__ = "dataset_tasks"
+
+    id: str = Field(primary_key=True, max_length=32)
+    dataset_id: str = Field(sa_column=Column(ForeignKey("datasets.id", ondelete="CASCADE"), index=True, nullable=False))
+    kind: str = Field(max_length=16)
+    status: str = Field(max_length=16)
+    progress: float = 0.0
+    message: str = Field(default="", sa_type=Text)
+    params: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    result: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    error: str | None = Field(default=None, sa_type=Text)
+    created_at: datetime = _timestamp()
+    started_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
 
 
 class MetricSeries(SQLModel, table=True):

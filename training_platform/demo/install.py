@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from training_platform.datasets.registry import DatasetRegister
+from training_platform.datasets.schemas import DatasetRegister
 from training_platform.demo.assets import DEMO_MODEL_NAME, build_datasets, build_model, build_tokenizer
 from training_platform.errors import NotFoundError
 from training_platform.jobs.params import Algorithm

@@ -43,6 +43,7 @@ class RunRequest:
     eval_dataset_path: str | None
     params: TrainingParams
     layout: JobLayout
+    dataset_fields: dict[str, dict[str, str]] = field(default_factory=dict)  # field mapping per data path
 
 
 class Engine(ABC):
@@ -101,3 +102,4 @@ def get_engine(name: str) -> Engine:
 def _load_builtin_engines() -> None:
     # Imported on first use so the API does not pay for engines it is not asked about.
     import training_platform.engines.trl.engine  # noqa: F401
+    import training_platform.engines.verl.engine  # noqa: F401

@@ -19,7 +19,10 @@ class JobCreate(BaseModel):
     algorithm: Algorithm
     engine: str = "trl"
     model_path: str = Field(min_length=1, description="HF model directory (config.json + weights).")
-    dataset_paths: list[str] = Field(min_length=1, description="Training data files (.json, .jsonl, .parquet).")
+    dataset_paths: list[str] = Field(
+        min_length=1,
+        description="Training data: files (.json, .jsonl, .parquet) or registered datasets as 'dataset:<name or id>'.",
+    )
     eval_dataset_path: str | None = None
     params: dict[str, Any] = Field(default_factory=dict, description="Per-algorithm parameters; see /docs.")
     run_mode: Literal["local"] = "local"
@@ -62,6 +65,7 @@ class JobRead(BaseModel):
     run_mode: str
     model_path: str
     dataset_paths: list[str]
+    dataset_fields: dict[str, dict[str, str]]
     eval_dataset_path: str | None
     params: dict[str, Any]
     status: JobStatus

@@ -2,13 +2,14 @@
 
 import shutil
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 from pydantic import TypeAdapter, ValidationError
 
 from training_platform.common.files import tail_lines
 from training_platform.datasets.formats import validate_file
-from training_platform.datasets.io import DatasetFileError
+from training_platform.datasets.io import DATASET_REFERENCE, DatasetFileError
 from training_platform.db.tables import Job, JobEvent
 from training_platform.db.types import utcnow
 from training_platform.engines.base import CheckpointInfo, get_engine
@@ -31,6 +32,8 @@ from training_platform.rewards import RewardConfigError, validate_reward_spec
 
 # Engine, algorithm and run mode of a job whose metrics were imported from a run the platform did not launch.
 EXTERNAL = "external"
+# `dataset:<name or id>` → the registered dataset's path and field mapping.
+DatasetResolver = Callable[[str], tuple[str, dict[str, str]]]
 
 
 def allowed_actions(job: Job) -> list[str]:
@@ -47,11 +50,19 @@ def allowed_actions(job: Job) -> list[str]:
 
 
 class JobService:
-    def __init__(self, store: JobStore, supervisor: JobSupervisor, jobs_dir: Path, error_limit: int):
+    def __init__(
+        self,
+        store: JobStore,
+        supervisor: JobSupervisor,
+        jobs_dir: Path,
+        error_limit: int,
+        resolve_dataset: DatasetResolver,
+    ):
         self.store = store
         self.supervisor = supervisor
         self.jobs_dir = jobs_dir
         self.error_limit = error_limit
+        self.resolve_dataset = resolve_dataset
 
     # ---- create / read / delete ------------------------------------------------------------------
 
@@ -59,7 +70,8 @@ class JobService:
         engine = get_engine(request.engine)
         if request.algorithm not in engine.algorithms:
             raise InvalidInputError([FieldError("algorithm", engine.unsupported_message(request.algorithm))])
-        params = self._validate(request)
+        train, evaluation = self._data_sources(request)
+        params = self._validate(request, train, evaluation)
         job_id = uuid.uuid4().hex
         job = Job(
             id=job_id,
@@ -68,8 +80,9 @@ class JobService:
             engine=request.engine,
             run_mode=request.run_mode,
             model_path=_absolute(request.model_path),
-            dataset_paths=[_absolute(p) for p in request.dataset_paths],
-            eval_dataset_path=_absolute(request.eval_dataset_path) if request.eval_dataset_path else None,
+            dataset_paths=[path for path, _ in train],
+            dataset_fields={path: fields for path, fields in [*train, *([evaluation] if evaluation else [])] if fields},
+            eval_dataset_path=evaluation[0] if evaluation else None,
             params=params.model_dump(mode="json", exclude={"algorithm"}),
             status=JobStatus.PENDING.value,
             output_dir=str(self.jobs_dir / job_id),
@@ -82,7 +95,33 @@ class JobService:
         job = self.store.add(job, f"created {request.algorithm.value} job on engine {request.engine}")
         return self.start(job.id) if request.start else job
 
-    def _validate(self, request: JobCreate) -> TrainingParams:
+    def _data_sources(
+        self, request: JobCreate
+    ) -> tuple[list[tuple[str, dict[str, str]]], tuple[str, dict[str, str]] | None]:
+        """Each data entry as (absolute path, field mapping); registered datasets bring their own mapping."""
+        errors: list[FieldError] = []
+
+        def source(field: str, entry: str) -> tuple[str, dict[str, str]]:
+            if not entry.startswith(DATASET_REFERENCE):
+                return _absolute(entry), {}
+            try:
+                return self.resolve_dataset(entry)
+            except NotFoundError as error:
+                errors.append(FieldError(field, str(error)))
+                return entry, {}
+
+        train = [source(f"dataset_paths.{i}", entry) for i, entry in enumerate(request.dataset_paths)]
+        evaluation = source("eval_dataset_path", request.eval_dataset_path) if request.eval_dataset_path else None
+        if errors:
+            raise InvalidInputError(errors)
+        return train, evaluation
+
+    def _validate(
+        self,
+        request: JobCreate,
+        train: list[tuple[str, dict[str, str]]],
+        evaluation: tuple[str, dict[str, str]] | None,
+    ) -> TrainingParams:
         """Collect every problem at once, so one round trip shows the user all of them."""
         errors: list[FieldError] = []
         try:
@@ -96,14 +135,14 @@ class JobService:
         rule_rewards = params.rewards if isinstance(params, RuleRewardParams) else []
         answer_fields = [spec.answer_field for spec in rule_rewards if spec.type != "format_check"]
         column_sets = []
-        for index, path in enumerate(request.dataset_paths):
-            problems, columns = self._check_dataset(f"dataset_paths.{index}", path, request.algorithm, answer_fields)
+        for index, (path, fields) in enumerate(train):
+            problems, columns = self._check_dataset(
+                f"dataset_paths.{index}", path, fields, request.algorithm, answer_fields
+            )
             errors += problems
             column_sets.append(columns)
-        if request.eval_dataset_path:
-            problems, _ = self._check_dataset(
-                "eval_dataset_path", request.eval_dataset_path, request.algorithm, answer_fields
-            )
+        if evaluation:
+            problems, _ = self._check_dataset("eval_dataset_path", *evaluation, request.algorithm, answer_fields)
             errors += problems
         # Columns every training file has; unknown (None) when a file could not be read at all.
         shared_columns = set.intersection(*column_sets) if None not in column_sets else None
@@ -118,11 +157,11 @@ class JobService:
         return params
 
     def _check_dataset(
-        self, field: str, path: str, kind: str, answer_fields: list[str]
+        self, field: str, path: str, fields: dict[str, str], kind: str, answer_fields: list[str]
     ) -> tuple[list[FieldError], set[str] | None]:
-        """Row problems of one file as field errors, and the columns the file has."""
+        """Row problems of one file (read through its field mapping) as field errors, and the columns it has."""
         try:
-            report = validate_file(Path(path), kind, answer_fields, keep=self.error_limit)
+            report = validate_file(Path(path), kind, answer_fields, keep=self.error_limit, field_mapping=fields)
         except DatasetFileError as error:
             return [FieldError(field, str(error))], None
         errors = [FieldError(field, problem.message, row=problem.row) for problem in report.problems]

@@ -37,6 +37,7 @@ def run_request(job: Job) -> RunRequest:
         eval_dataset_path=job.eval_dataset_path,
         params=parse_params(algorithm, job.params),
         layout=layout_of(job),
+        dataset_fields=job.dataset_fields,
     )
 
 

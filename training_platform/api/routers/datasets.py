@@ -1,22 +1,188 @@
-from fastapi import APIRouter, status
+"""/api/v1/datasets: HTTP in, service calls out. Uploads stream the request body straight to the staging file."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request, Response, status
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import FileResponse
 
 from training_platform.api.deps import PlatformDep
-from training_platform.datasets.registry import DatasetRegister
-from training_platform.db.tables import RegisteredDataset
+from training_platform.datasets.audit import AuditOptions
+from training_platform.datasets.convert import ConvertRequest
+from training_platform.datasets.preview import LossPreview, RowsPage
+from training_platform.datasets.schemas import (
+    AuditTaskRead,
+    DatasetKind,
+    DatasetName,
+    DatasetRead,
+    DatasetRegister,
+    DatasetUpdate,
+    DatasetUpload,
+    DedupRequest,
+    IndexState,
+    SearchHitOut,
+    SearchRequest,
+    TaskRead,
+    field_assignments,
+)
+from training_platform.datasets.stats import DatasetStats
+from training_platform.db.tables import DatasetTask, RegisteredDataset
+from training_platform.platform import Platform
 
 router = APIRouter(prefix="/datasets", tags=["datasets"])
 
 
+def _read(dataset: RegisteredDataset) -> DatasetRead:
+    return DatasetRead.model_validate(dataset, from_attributes=True)
+
+
+def _task(platform: Platform, task: DatasetTask) -> AuditTaskRead:
+    read = AuditTaskRead.model_validate(task, from_attributes=True)
+    if found := platform.datasets.audit_findings(task):
+        read.findings, read.findings_total = found
+    return read
+
+
 @router.get("")
-def list_datasets(platform: PlatformDep) -> list[RegisteredDataset]:
-    return platform.datasets.list_all()
+def list_datasets(platform: PlatformDep, kind: DatasetKind | None = None) -> list[DatasetRead]:
+    return [_read(d) for d in platform.datasets.list_all(kind)]
 
 
 @router.post("", status_code=status.HTTP_201_CREATED)
-def register_dataset(body: DatasetRegister, platform: PlatformDep) -> RegisteredDataset:
-    return platform.datasets.register(body)
+def register_dataset(body: DatasetRegister, platform: PlatformDep) -> DatasetRead:
+    """Register a file or a directory already on the server's disk, where it is."""
+    return _read(platform.datasets.register(body))
+
+
+@router.post("/upload", status_code=status.HTTP_201_CREATED)
+async def upload_dataset(
+    request: Request,
+    platform: PlatformDep,
+    name: DatasetName,
+    kind: DatasetKind,
+    filename: Annotated[str, Query(min_length=1, description="The file's name: .json, .jsonl or .parquet.")],
+    description: str = "",
+    field: Annotated[list[str], Query(description="Field mapping entries FIELD=COLUMN, e.g. prompt=question.")] = [],  # noqa: B006
+    label_fields: Annotated[list[str], Query()] = [],  # noqa: B006 (FastAPI copies it)
+    allow_invalid_rows: bool = False,
+) -> DatasetRead:
+    """The request body is the file itself (any content type), streamed to disk; it is registered only if it
+    reads and validates, and refused whole otherwise."""
+    upload = DatasetUpload(
+        name=name,
+        kind=kind,
+        filename=filename,
+        description=description,
+        field_mapping=field_assignments(field),
+        label_fields=label_fields,
+        allow_invalid_rows=allow_invalid_rows,
+    )
+    await run_in_threadpool(platform.datasets.check_upload, upload)
+    with platform.datasets.receive(filename) as staged:
+        async for chunk in request.stream():
+            await run_in_threadpool(staged.write, chunk)
+        return _read(await run_in_threadpool(platform.datasets.finish_upload, staged, upload))
+
+
+@router.get("/reports/{report_id}")
+def download_report(report_id: str, platform: PlatformDep) -> FileResponse:
+    """A validation or audit report in full (every row)."""
+    path = platform.datasets.report_path(report_id)
+    return FileResponse(path, media_type="application/json", filename=f"report-{report_id}.json")
 
 
 @router.get("/{dataset}")
-def get_dataset(dataset: str, platform: PlatformDep) -> RegisteredDataset:
-    return platform.datasets.get(dataset)
+def get_dataset(dataset: str, platform: PlatformDep) -> DatasetRead:
+    return _read(platform.datasets.get(dataset))
+
+
+@router.patch("/{dataset}")
+def update_dataset(dataset: str, body: DatasetUpdate, platform: PlatformDep) -> DatasetRead:
+    """Field configuration: which columns are the prompt/response (loss) fields, which are labels."""
+    return _read(platform.datasets.update(dataset, body))
+
+
+@router.delete("/{dataset}", status_code=status.HTTP_204_NO_CONTENT)
+def delete_dataset(dataset: str, platform: PlatformDep) -> Response:
+    platform.datasets.delete(dataset)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.get("/{dataset}/versions")
+def dataset_versions(dataset: str, platform: PlatformDep) -> list[DatasetRead]:
+    return [_read(d) for d in platform.datasets.versions(dataset)]
+
+
+@router.get("/{dataset}/rows")
+def dataset_rows(
+    dataset: str,
+    platform: PlatformDep,
+    offset: Annotated[int, Query(ge=0)] = 0,
+    limit: Annotated[int, Query(ge=1, le=500)] = 20,
+) -> RowsPage:
+    return platform.datasets.rows(dataset, offset, limit)
+
+
+@router.get("/{dataset}/rows/{row}/preview")
+def row_preview(
+    dataset: str,
+    row: int,
+    platform: PlatformDep,
+    tokenizer: Annotated[str, Query(min_length=1, description="Registered model, or a model/tokenizer directory.")],
+    max_length: Annotated[int | None, Query(ge=1)] = None,
+) -> LossPreview:
+    """The row after the chat template, token by token, with the tokens that carry the loss marked."""
+    return platform.datasets.preview(dataset, row, tokenizer, max_length)
+
+
+@router.get("/{dataset}/stats")
+def dataset_stats(
+    dataset: str,
+    platform: PlatformDep,
+    tokenizer: str | None = None,
+    bins: Annotated[int, Query(ge=1, le=200)] = 20,
+) -> DatasetStats:
+    return platform.datasets.stats(dataset, tokenizer, bins)
+
+
+@router.post("/{dataset}/audit", status_code=status.HTTP_202_ACCEPTED)
+def start_audit(dataset: str, body: AuditOptions, platform: PlatformDep) -> TaskRead:
+    """Runs in the background; follow it at /datasets/{dataset}/tasks/{task}."""
+    return TaskRead.model_validate(platform.datasets.start_audit(dataset, body), from_attributes=True)
+
+
+@router.post("/{dataset}/index", status_code=status.HTTP_202_ACCEPTED)
+def start_index(dataset: str, platform: PlatformDep) -> TaskRead:
+    """Embed every prompt into the vector store (needed by search)."""
+    return TaskRead.model_validate(platform.datasets.start_index(dataset), from_attributes=True)
+
+
+@router.get("/{dataset}/index")
+def index_state(dataset: str, platform: PlatformDep) -> IndexState:
+    return IndexState(ready=platform.datasets.index_ready(dataset))
+
+
+@router.post("/{dataset}/search")
+def search(dataset: str, body: SearchRequest, platform: PlatformDep) -> list[SearchHitOut]:
+    return [SearchHitOut(**vars(hit)) for hit in platform.datasets.search(dataset, body.query, body.top_k)]
+
+
+@router.post("/{dataset}/dedup", status_code=status.HTTP_202_ACCEPTED)
+def start_dedup(dataset: str, body: DedupRequest, platform: PlatformDep) -> TaskRead:
+    """Keeps one row per duplicate group and writes the rest as a new version of the dataset."""
+    return TaskRead.model_validate(platform.datasets.start_dedup(dataset, body), from_attributes=True)
+
+
+@router.post("/{dataset}/convert", status_code=status.HTTP_201_CREATED)
+def convert(dataset: str, body: ConvertRequest, platform: PlatformDep) -> list[DatasetRead]:
+    return [_read(d) for d in platform.datasets.convert(dataset, body)]
+
+
+@router.get("/{dataset}/tasks")
+def list_tasks(dataset: str, platform: PlatformDep) -> list[TaskRead]:
+    return [TaskRead.model_validate(t, from_attributes=True) for t in platform.datasets.list_tasks(dataset)]
+
+
+@router.get("/{dataset}/tasks/{task}")
+def get_task(dataset: str, task: str, platform: PlatformDep) -> AuditTaskRead:
+    return _task(platform, platform.datasets.task(dataset, task))

@@ -5,9 +5,10 @@ format it will be served in; without one they stay plain text. Only the final as
 the loss (prompt/completion), which is what TRL does for prompt-completion data.
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from datasets import Dataset
+if TYPE_CHECKING:
+    from datasets import Dataset
 
 from training_platform.jobs.params import Algorithm
 
@@ -53,9 +54,15 @@ _CONVERTERS = {
 }
 
 
-def to_trl_dataset(rows: list[dict[str, Any]], algorithm: Algorithm, chat: bool) -> Dataset:
-    convert = _CONVERTERS[algorithm]
-    return Dataset.from_list([convert(row, chat) for row in rows])
+def to_trl_row(row: dict[str, Any], algorithm: Algorithm, chat: bool) -> dict[str, Any]:
+    """One platform row as the trainer sees it (also what the dataset preview highlights)."""
+    return _CONVERTERS[algorithm](row, chat)
+
+
+def to_trl_dataset(rows: list[dict[str, Any]], algorithm: Algorithm, chat: bool) -> "Dataset":
+    from datasets import Dataset  # heavy; the preview only needs single rows
+
+    return Dataset.from_list([to_trl_row(row, algorithm, chat) for row in rows])
 
 
 def completion_text(completion: Any) -> str:

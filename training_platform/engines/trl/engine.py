@@ -36,6 +36,7 @@ class TrlEngine(Engine):
             model_path=request.model_path,
             dataset_paths=request.dataset_paths,
             eval_dataset_path=request.eval_dataset_path,
+            dataset_fields=request.dataset_fields,
             params=request.params.model_dump(mode="json"),
             output_dir=str(request.layout.root),
             cpu_threads=cpu_threads,

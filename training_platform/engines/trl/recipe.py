@@ -16,6 +16,7 @@ from transformers import AutoModelForCausalLM, AutoTokenizer
 from trl import DPOConfig, DPOTrainer, GRPOConfig, GRPOTrainer, SFTConfig, SFTTrainer
 
 from training_platform.datasets.io import RowProblem, iter_rows
+from training_platform.datasets.table import map_row
 from training_platform.engines.base import latest_complete
 from training_platform.engines.trl.callback import PlatformCallback
 from training_platform.engines.trl.checkpoints import list_checkpoints, mark_complete
@@ -40,8 +41,8 @@ def main(config_path: Path) -> int:
     try:
         tokenizer = _load_tokenizer(config.model_path)
         chat = tokenizer.chat_template is not None
-        train_rows = [row for path in config.dataset_paths for row in _read_rows(Path(path))]
-        eval_rows = _read_rows(Path(config.eval_dataset_path)) if config.eval_dataset_path else None
+        train_rows = [row for path in config.dataset_paths for row in _read_rows(config, path)]
+        eval_rows = _read_rows(config, config.eval_dataset_path) if config.eval_dataset_path else None
         if isinstance(params, RuleRewardParams):
             train_rows = _drop_long_prompts(train_rows, tokenizer, params.max_prompt_length, chat)
         train_set = to_trl_dataset(train_rows, config.algorithm, chat)
@@ -97,12 +98,13 @@ def _load_tokenizer(model_path: str):
     return tokenizer
 
 
-def _read_rows(path: Path) -> list[dict[str, Any]]:
+def _read_rows(config: RunConfig, path: str) -> list[dict[str, Any]]:
+    mapping = config.dataset_fields.get(path, {})
     rows = []
-    for number, row in iter_rows(path):
+    for number, row in iter_rows(Path(path)):
         if isinstance(row, RowProblem):
             raise ValueError(f"{path} row {number}: {row.message}")
-        rows.append(row)
+        rows.append(map_row(row, mapping))
     return rows
 
 

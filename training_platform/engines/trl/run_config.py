@@ -15,6 +15,8 @@ class RunConfig(BaseModel):
     model_path: str
     dataset_paths: list[str]
     eval_dataset_path: str | None = None
+    # Field mapping of each data path that came from a registered dataset ({"prompt": "question"}).
+    dataset_fields: dict[str, dict[str, str]] = {}
     params: dict[str, Any]
     output_dir: str
     cpu_threads: int = 0

@@ -1,0 +1,103 @@
+"""The preview's loss highlighting equals the trainer's own label mask, token for token (SFT and DPO, with and
+without a chat template, including rows the trainer truncates or drops). The trainers are built the way
+engines/trl/recipe.py builds them."""
+
+import pytest
+
+from training_platform.datasets.preview import loss_preview
+from training_platform.datasets.tokens import load_tokenizer
+from training_platform.engines.trl import recipe
+from training_platform.engines.trl.data import to_trl_dataset
+from training_platform.engines.trl.run_config import RunConfig
+from training_platform.jobs.params import Algorithm
+
+MAX_LENGTH = 80  # the demo chat template alone takes about 36 tokens
+SFT_ROWS = [
+    {"prompt": "What is 3 plus 4?", "response": "The answer is 7."},
+    {"prompt": "What is 12 times 2?", "response": "The answer is 24."},
+    {
+        "messages": [
+            {"role": "system", "content": "Answer briefly."},
+            {"role": "user", "content": "What is 5 minus 9?"},
+            {"role": "assistant", "content": "The answer is -4."},
+        ]
+    },
+    # Long enough to be cut at MAX_LENGTH: the mask must be cut the same way.
+    {"prompt": "What is 1 plus 1? " * 4, "response": "The answer is 2. " * 10},
+]
+DPO_ROWS = [
+    {"prompt": "What is 3 plus 4?", "chosen": "The answer is 7.", "rejected": "Maybe."},
+    {"prompt": "What is 8 minus 2?", "chosen": "The answer is 6.", "rejected": "The answer is 5, or 7."},
+    {"prompt": "What is 2 times 9? " * 2, "chosen": "The answer is 18. " * 5, "rejected": "I do not know."},
+    # The prompt alone fills MAX_LENGTH: DPOTrainer drops the row, and the preview says so.
+    {"prompt": "What is 1 plus 1? " * 12, "chosen": "The answer is 2.", "rejected": "No."},
+]
+
+
+def build_trainer(tmp_path, demo_assets, algorithm: Algorithm, rows: list[dict], chat: bool):
+    params = {"max_length": MAX_LENGTH, "batch_size": 2, "micro_batch_size": 2, "max_steps": 1}
+    config = RunConfig(
+        job_id="mask",
+        algorithm=algorithm,
+        model_path=str(demo_assets["model"]),
+        dataset_paths=[],
+        params=params,
+        output_dir=str(tmp_path / "job"),
+    )
+    tokenizer = recipe._load_tokenizer(config.model_path)
+    if not chat:
+        tokenizer.chat_template = None
+    train_set = to_trl_dataset(rows, algorithm, chat)
+    trainer = recipe._build_trainer(config, config.training_params(), "cpu", tokenizer, train_set, None)
+    return trainer, tokenizer
+
+
+def preview_tokenizer(demo_assets, chat: bool):
+    tokenizer = load_tokenizer(str(demo_assets["model"]))
+    if chat:
+        return tokenizer
+    plain = type(tokenizer).from_pretrained(str(demo_assets["model"]))
+    plain.chat_template = None
+    return plain
+
+
+def highlighted(sequence) -> tuple[list[int], list[bool]]:
+    return [t.id for t in sequence.tokens], [t.loss for t in sequence.tokens]
+
+
+@pytest.mark.parametrize("chat", [True, False], ids=["chat-template", "plain-text"])
+def test_sft_highlight_is_the_trainers_label_mask(tmp_path, demo_assets, chat):
+    rows = SFT_ROWS if chat else [row for row in SFT_ROWS if "messages" not in row]
+    trainer, _ = build_trainer(tmp_path, demo_assets, Algorithm.SFT, rows, chat)
+    tokenizer = preview_tokenizer(demo_assets, chat)
+    prepared = trainer.train_dataset
+    sequences = [
+        loss_preview(i + 1, row, "sft", tokenizer, "demo", MAX_LENGTH).sequences[0] for i, row in enumerate(rows)
+    ]
+    assert not any(s.dropped for s in sequences) and len(prepared) == len(rows)
+    for example, sequence in zip(prepared, sequences, strict=True):
+        ids, loss = highlighted(sequence)
+        assert ids == example["input_ids"]
+        assert loss == [label != -100 for label in example["labels"]]
+        assert any(loss) and not all(loss)
+    assert sequences[-1].truncated and sequences[-1].num_tokens == MAX_LENGTH
+
+
+@pytest.mark.parametrize("chat", [True, False], ids=["chat-template", "plain-text"])
+def test_dpo_highlight_is_the_trainers_completion_mask(tmp_path, demo_assets, chat):
+    trainer, _ = build_trainer(tmp_path, demo_assets, Algorithm.DPO, DPO_ROWS, chat)
+    tokenizer = preview_tokenizer(demo_assets, chat)
+    prepared = trainer.train_dataset
+    previews = [loss_preview(i + 1, row, "dpo", tokenizer, "demo", MAX_LENGTH) for i, row in enumerate(DPO_ROWS)]
+    kept = [p for p in previews if not any(s.dropped for s in p.sequences)]
+    assert [p.row for p in previews if p not in kept] == [4]
+    assert len(prepared) == len(kept)
+    for example, preview in zip(prepared, kept, strict=True):
+        batch = trainer.data_collator([example])
+        for position, sequence in enumerate(preview.sequences):  # the collator stacks chosen, then rejected
+            real = batch["attention_mask"][position].bool()
+            ids, loss = highlighted(sequence)
+            assert ids == batch["input_ids"][position][real].tolist()
+            assert loss == batch["completion_mask"][position][real].bool().tolist()
+            assert any(loss) and not all(loss)
+    assert [s.name for s in previews[0].sequences] == ["chosen", "rejected"]

@@ -1,0 +1,391 @@
+"""`tplat datasets ...`: upload, inspect, audit, analyse, search, deduplicate and convert datasets.
+
+Everything goes through the API, except `audit FILE`, which checks a local file right here (no server needed).
+"""
+
+import json
+import re
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeElapsedColumn, TransferSpeedColumn
+from rich.table import Table
+
+from training_platform.cli.client import ApiClient
+from training_platform.errors import field_errors_from_pydantic
+from training_platform.settings import get_settings
+
+app = typer.Typer(help="Upload, audit, analyse, search and deduplicate datasets.", no_args_is_help=True)
+console = Console(soft_wrap=True)  # messages stay on one line for scripts; tables lay themselves out
+err_console = Console(stderr=True)
+DatasetArg = Annotated[str, typer.Argument(help="Dataset name or id.")]
+KindOpt = Annotated[str, typer.Option("--algorithm", "-a", help="sft, dpo, grpo, gspo, ppo or eval.")]
+FieldOpt = Annotated[
+    list[str], typer.Option("--field", help="Field mapping FIELD=COLUMN (e.g. prompt=question); repeatable.")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+_CHUNK = 1 << 20
+
+
+def _client() -> ApiClient:
+    return ApiClient(get_settings().url)
+
+
+def _print_json(data: Any) -> None:
+    typer.echo(json.dumps(data, indent=1, ensure_ascii=False))
+
+
+def _file_chunks(path: Path, progress: Progress, task) -> Iterator[bytes]:
+    with open(path, "rb") as handle:
+        while chunk := handle.read(_CHUNK):
+            progress.update(task, advance=len(chunk))
+            yield chunk
+
+
+@app.command()
+def upload(
+    file: Annotated[Path, typer.Argument(help="A .json, .jsonl or .parquet file.", exists=True, dir_okay=False)],
+    algorithm: KindOpt,
+    name: Annotated[str | None, typer.Option(help="Dataset name (default: the file name without suffix).")] = None,
+    description: Annotated[str, typer.Option(help="What the data is.")] = "",
+    field: FieldOpt = [],  # noqa: B006
+    label: Annotated[list[str], typer.Option(help="A label column for distributions; repeatable.")] = [],  # noqa: B006
+    allow_invalid_rows: Annotated[bool, typer.Option(help="Register even with invalid rows.")] = False,
+) -> None:
+    """Upload a file to the platform's data directory and register it (refused whole if it does not validate)."""
+    params = {
+        "name": name or re.sub(r"[^A-Za-z0-9._-]", "-", file.stem).lstrip("-._") or "dataset",
+        "kind": algorithm,
+        "filename": file.name,
+        "description": description,
+        "field": field,
+        "label_fields": label,
+        "allow_invalid_rows": allow_invalid_rows,
+    }
+    columns = [TextColumn("uploading {task.description}"), BarColumn(), DownloadColumn(), TransferSpeedColumn()]
+    with Progress(*columns, console=err_console, transient=True) as progress:
+        task = progress.add_task(file.name, total=file.stat().st_size)
+        dataset = ApiClient(get_settings().url, timeout=None).post(
+            "/datasets/upload", params=params, content=_file_chunks(file, progress, task)
+        )
+    console.print(
+        f"registered dataset [bold]{dataset['name']}[/bold] ({dataset['id']}): {dataset['kind']}, "
+        f"{dataset['num_rows']} rows, {dataset['num_invalid']} invalid"
+    )
+
+
+@app.command()
+def register(
+    path: Annotated[Path, typer.Argument(help="A data file or a directory of data files on the server's disk.")],
+    algorithm: KindOpt,
+    name: Annotated[str, typer.Option(help="Dataset name.")],
+    description: Annotated[str, typer.Option(help="What the data is.")] = "",
+    field: FieldOpt = [],  # noqa: B006
+    label: Annotated[list[str], typer.Option(help="A label column; repeatable.")] = [],  # noqa: B006
+    allow_invalid_rows: Annotated[bool, typer.Option(help="Register even with invalid rows.")] = False,
+) -> None:
+    """Register data already on disk where it is (the platform never deletes it)."""
+    from training_platform.datasets.schemas import field_assignments
+
+    body = {
+        "name": name,
+        "path": str(path.expanduser().resolve()),
+        "kind": algorithm,
+        "description": description,
+        "field_mapping": field_assignments(field),
+        "label_fields": label,
+        "allow_invalid_rows": allow_invalid_rows,
+    }
+    dataset = _client().post("/datasets", json=body)
+    console.print(f"registered dataset [bold]{dataset['name']}[/bold] ({dataset['id']}): {dataset['num_rows']} rows")
+
+
+@app.command("list")
+def list_datasets(as_json: JsonOpt = False) -> None:
+    datasets = _client().get("/datasets")
+    if as_json:
+        _print_json(datasets)
+        return
+    table = Table("name", "kind", "rows", "invalid", "format", "version", "source", "id")
+    for d in datasets:
+        table.add_row(
+            d["name"], d["kind"], str(d["num_rows"]), str(d["num_invalid"]), d["file_format"], str(d["version"]),
+            d["source"], d["id"][:12],
+        )  # fmt: skip
+    console.print(table)
+
+
+@app.command()
+def show(dataset: DatasetArg) -> None:
+    """Everything about one dataset, with its versions."""
+    _print_json({**_client().get(f"/datasets/{dataset}"), "versions": _client().get(f"/datasets/{dataset}/versions")})
+
+
+@app.command()
+def fields(
+    dataset: DatasetArg,
+    field: FieldOpt = [],  # noqa: B006
+    label: Annotated[list[str], typer.Option(help="Label columns (replaces the current ones); repeatable.")] = [],  # noqa: B006
+) -> None:
+    """Set the field configuration: prompt/response (loss) columns and label columns."""
+    from training_platform.datasets.schemas import field_assignments
+
+    body: dict[str, Any] = {}
+    if field:
+        body["field_mapping"] = field_assignments(field)
+    if label:
+        body["label_fields"] = label
+    updated = _client().request("PATCH", f"/datasets/{dataset}", json=body)
+    console.print(f"fields {json.dumps(updated['field_mapping'])}, labels {json.dumps(updated['label_fields'])}")
+
+
+@app.command()
+def rows(
+    dataset: DatasetArg,
+    offset: Annotated[int, typer.Option(help="Rows to skip.")] = 0,
+    limit: Annotated[int, typer.Option(help="Rows to show.")] = 10,
+) -> None:
+    _print_json(_client().get(f"/datasets/{dataset}/rows", params={"offset": offset, "limit": limit}))
+
+
+@app.command()
+def preview(
+    dataset: DatasetArg,
+    row: Annotated[int, typer.Argument(help="Row number (from 1).")],
+    tokenizer: Annotated[str, typer.Option(help="Registered model, or a model/tokenizer directory.")],
+    max_length: Annotated[int | None, typer.Option(help="Truncation length (default: the algorithm's).")] = None,
+) -> None:
+    """The row as the model sees it; the tokens that carry the loss are shown in green."""
+    params = {"tokenizer": tokenizer, **({"max_length": max_length} if max_length else {})}
+    found = _client().get(f"/datasets/{dataset}/rows/{row}/preview", params=params)
+    for sequence in found["sequences"]:
+        console.print(f"[bold]{sequence['name']}[/bold]: {sequence['loss_tokens']} of {sequence['num_tokens']} tokens")
+        text = "".join(
+            f"[green]{_escape(span['text'])}[/green]" if span["loss"] else _escape(span["text"])
+            for span in sequence["spans"]
+        )
+        console.print(text, soft_wrap=True)
+
+
+def _escape(text: str) -> str:
+    from rich.markup import escape
+
+    return escape(text)
+
+
+@app.command()
+def stats(
+    dataset: DatasetArg,
+    tokenizer: Annotated[str | None, typer.Option(help="Count tokens with this model's tokenizer.")] = None,
+    bins: Annotated[int, typer.Option(help="Histogram bins.")] = 20,
+    as_json: JsonOpt = False,
+) -> None:
+    """Null rates, label distributions and token-length histograms."""
+    params = {"bins": bins, **({"tokenizer": tokenizer} if tokenizer else {})}
+    found = _client().get(f"/datasets/{dataset}/stats", params=params)
+    if as_json:
+        _print_json(found)
+        return
+    console.print(f"{found['num_rows']} rows, tokens counted by: {found['tokenizer']}")
+    columns = Table("column", "type", "nulls", "null rate", "blank")
+    for c in found["columns"]:
+        columns.add_row(c["name"], c["dtype"], str(c["nulls"]), f"{c['null_rate']:.2%}", str(c["blanks"]))
+    console.print(columns)
+    for label in found["labels"]:
+        values = Table(f"{label['field']} ({label['distinct']} values)", "count", "share")
+        for value in label["values"]:
+            values.add_row(str(value["value"]), str(value["count"]), f"{value['share']:.1%}")
+        console.print(values)
+    lengths = Table("field", "min", "p50", "p90", "p99", "max", "mean")
+    for length in found["lengths"]:
+        lengths.add_row(
+            length["field"], *(f"{length[k]:g}" for k in ("min", "p50", "p90", "p99", "max", "mean"))
+        )  # fmt: skip
+    console.print(lengths)
+
+
+def _wait(dataset: str, task: dict, what: str) -> dict:
+    """Follow a background task with a progress bar until it ends; exits 1 if it failed."""
+    client = _client()
+    columns = [TextColumn(f"{what} {{task.description}}"), BarColumn(), TextColumn("{task.percentage:>3.0f}%")]
+    with Progress(*columns, TimeElapsedColumn(), console=err_console, transient=True) as progress:
+        bar = progress.add_task(task["message"], total=1.0)
+        while task["status"] in ("queued", "running"):
+            time.sleep(0.3)
+            task = client.get(f"/datasets/{dataset}/tasks/{task['id']}")
+            progress.update(bar, completed=task["progress"], description=task["message"])
+    if task["status"] == "failed":
+        err_console.print(f"[red]{what} failed[/red]: {task['error']}")
+        raise typer.Exit(1)
+    return task
+
+
+@app.command()
+def audit(
+    file_or_dataset: Annotated[str, typer.Argument(help="A local data file, or a registered dataset's name or id.")],
+    algorithm: Annotated[str | None, typer.Option("--algorithm", "-a", help="Kind (needed for a file).")] = None,
+    field: FieldOpt = [],  # noqa: B006
+    tokenizer: Annotated[str | None, typer.Option(help="Count tokens with this tokenizer (a directory).")] = None,
+    near_threshold: Annotated[float, typer.Option(help="Word-bigram Jaccard for near duplicates.")] = 0.8,
+    semantic: Annotated[bool, typer.Option(help="Also look for semantic duplicates (embeds every prompt).")] = False,
+    semantic_threshold: Annotated[float, typer.Option(help="Cosine similarity for semantic duplicates.")] = 0.9,
+    min_tokens: Annotated[int | None, typer.Option(help="Shorter texts are outliers.")] = None,
+    max_tokens: Annotated[int | None, typer.Option(help="Longer texts are outliers.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print every finding with all its rows as JSON.")] = False,
+) -> None:
+    """Quality checks; exits 0 whatever they find, 1 only when the data cannot be read at all."""
+    from pydantic import ValidationError
+
+    from training_platform.datasets.audit import AuditOptions
+
+    try:
+        options = AuditOptions(
+            near_threshold=near_threshold,
+            semantic=semantic,
+            semantic_threshold=semantic_threshold,
+            tokenizer=tokenizer,
+            min_tokens=min_tokens,
+            max_tokens=max_tokens,
+        )
+    except ValidationError as error:
+        raise typer.BadParameter("; ".join(str(e) for e in field_errors_from_pydantic(error))) from None
+    path = Path(file_or_dataset).expanduser()
+    if path.exists():
+        if algorithm is None:
+            raise typer.BadParameter("auditing a file needs its kind", param_hint="--algorithm")
+        report = _audit_file(path, algorithm, field, options)
+    else:
+        client = _client()
+        task = _wait(
+            file_or_dataset, client.post(f"/datasets/{file_or_dataset}/audit", json=options.model_dump()), "audit"
+        )
+        report = client.get(f"/datasets/reports/{task['result']['report']}")
+    if as_json:
+        _print_json(report)
+        return
+    _print_findings(report)
+
+
+def _audit_file(path: Path, kind: str, field: list[str], options) -> dict:
+    from training_platform.datasets.audit import audit_table
+    from training_platform.datasets.formats import schema_for
+    from training_platform.datasets.io import DatasetFileError
+    from training_platform.datasets.schemas import field_assignments
+    from training_platform.datasets.table import apply_field_mapping, load_table
+    from training_platform.datasets.tokens import token_counter
+    from training_platform.datasets.vectors import Embedder, SemanticIndex, VectorStore
+    from training_platform.errors import PlatformError
+
+    settings = get_settings()
+    columns = [TextColumn("auditing: {task.description}"), BarColumn(), TextColumn("{task.percentage:>3.0f}%")]
+    try:
+        with Progress(*columns, TimeElapsedColumn(), console=err_console, transient=True) as progress:
+            bar = progress.add_task("reading", total=1.0)
+            table = load_table(path)
+            table.frame = apply_field_mapping(table.frame, field_assignments(field))
+            with tempfile.TemporaryDirectory() as vectors_dir:
+                semantic = None
+                if options.semantic:
+                    embedder = Embedder(settings.embedding_batch_size, settings.embedding_cpu_threads)
+                    store = VectorStore(str(Path(vectors_dir) / "milvus.db"))
+                    semantic = SemanticIndex(store, embedder, "audit", content=str(path))
+                report = audit_table(
+                    table,
+                    kind,
+                    schema_for(kind),
+                    options,
+                    token_counter(options.tokenizer),
+                    semantic,
+                    lambda fraction, message: progress.update(bar, completed=fraction, description=message),
+                )
+                if semantic is not None:
+                    semantic.store.close()
+    except (DatasetFileError, PlatformError) as error:
+        err_console.print(f"[red]cannot audit {path}[/red]: {error}")
+        raise typer.Exit(1) from None
+    return report.model_dump(mode="json")
+
+
+def _print_findings(report: dict) -> None:
+    console.print(f"{report['num_rows']} rows; checks: {', '.join(report['checks'])}")
+    if not report["findings"]:
+        console.print("[green]no findings[/green]")
+        return
+    table = Table("kind", "rows", "message", "first rows")
+    for finding in report["findings"]:
+        first = ", ".join(str(r) for r in finding["rows"][:10]) + (" …" if len(finding["rows"]) > 10 else "")
+        table.add_row(finding["kind"], str(len(finding["rows"])), finding["message"], first)
+    console.print(table)
+
+
+@app.command()
+def index(dataset: DatasetArg) -> None:
+    """Embed every prompt into the vector store (search needs it)."""
+    task = _wait(dataset, _client().post(f"/datasets/{dataset}/index"), "indexing")
+    console.print(f"indexed {task['result']['rows']} prompts with {task['result']['model']}")
+
+
+@app.command()
+def search(
+    dataset: DatasetArg,
+    query: Annotated[str, typer.Argument(help="What to look for, in plain words.")],
+    top_k: Annotated[int, typer.Option(help="How many rows.")] = 5,
+    as_json: JsonOpt = False,
+) -> None:
+    """Rows whose prompt means what the query means (builds the vector index first if needed)."""
+    client = _client()
+    if not client.get(f"/datasets/{dataset}/index")["ready"]:
+        _wait(dataset, client.post(f"/datasets/{dataset}/index"), "indexing")
+    hits = client.post(f"/datasets/{dataset}/search", json={"query": query, "top_k": top_k})
+    if as_json:
+        _print_json(hits)
+        return
+    table = Table("row", "score", "prompt")
+    for hit in hits:
+        table.add_row(str(hit["row"]), f"{hit['score']:.3f}", hit["text"])
+    console.print(table)
+
+
+@app.command()
+def dedup(
+    dataset: DatasetArg,
+    method: Annotated[str, typer.Option(help="semantic, near or exact.")] = "semantic",
+    threshold: Annotated[float | None, typer.Option(help="Cosine (semantic) or Jaccard (near) similarity.")] = None,
+    name: Annotated[str | None, typer.Option(help="Name of the new version.")] = None,
+) -> None:
+    """Keep one row per duplicate group, as a new version of the dataset."""
+    body = {"method": method, "threshold": threshold, "name": name}
+    result = _wait(dataset, _client().post(f"/datasets/{dataset}/dedup", json=body), "dedup")["result"]
+    if result["dataset"] is None:
+        console.print("no duplicates found; no new version")
+        return
+    console.print(
+        f"removed {result['removed']} rows in {result['groups']} groups: new version [bold]{result['name']}[/bold]"
+    )
+
+
+@app.command()
+def convert(
+    dataset: DatasetArg,
+    validation_fraction: Annotated[float, typer.Option(help="Share split off for validation (0: no split).")] = 0.0,
+    seed: Annotated[int, typer.Option(help="Shuffle seed of the split.")] = 0,
+    name: Annotated[str | None, typer.Option(help="Name of the result.")] = None,
+) -> None:
+    """Write the Parquet layout the TRL engine reads (platform field names, valid rows only) as new versions."""
+    body = {"format": "trl", "validation_fraction": validation_fraction, "seed": seed, "name": name}
+    for created in _client().post(f"/datasets/{dataset}/convert", json=body):
+        console.print(
+            f"created [bold]{created['name']}[/bold]: {created['num_rows']} rows, version {created['version']}"
+        )
+
+
+@app.command()
+def delete(dataset: DatasetArg) -> None:
+    """Forget the dataset; files the platform stored (uploads, versions) are deleted with it."""
+    _client().delete(f"/datasets/{dataset}")
+    console.print(f"deleted dataset {dataset}")

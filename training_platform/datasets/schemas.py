@@ -1,0 +1,135 @@
+"""What the datasets API accepts and returns."""
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from training_platform.datasets.audit import Finding
+from training_platform.errors import FieldError, InvalidInputError
+
+DatasetKind = Literal["sft", "dpo", "grpo", "gspo", "ppo", "eval"]
+DatasetName = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")]
+FieldMapping = Annotated[
+    dict[str, str],
+    Field(description='Platform field → the file\'s column, e.g. {"prompt": "question", "response": "answer"}.'),
+]
+
+
+def field_assignments(entries: list[str], field: str = "field") -> dict[str, str]:
+    """`["prompt=question", "response=answer"]` → a field mapping (how the CLI and the upload query spell it)."""
+    mapping, errors = {}, []
+    for index, entry in enumerate(entries):
+        target, sep, source = entry.partition("=")
+        if not sep or not target.strip() or not source.strip():
+            errors.append(FieldError(f"{field}.{index}", f"expected FIELD=COLUMN, got {entry!r}"))
+        else:
+            mapping[target.strip()] = source.strip()
+    if errors:
+        raise InvalidInputError(errors)
+    return mapping
+
+
+class DatasetFields(BaseModel):
+    """The field configuration, shared by every way of registering a dataset."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    description: str = ""
+    field_mapping: FieldMapping = Field(default_factory=dict)
+    label_fields: list[str] = Field(default_factory=list, description="Columns whose value distribution matters.")
+    allow_invalid_rows: bool = Field(
+        default=False, description="Register even if some rows are invalid (they are counted and audited)."
+    )
+
+
+class DatasetRegister(DatasetFields):
+    name: DatasetName
+    path: str = Field(min_length=1, description="A data file, or a directory of data files of one format.")
+    kind: DatasetKind
+
+
+class DatasetUpload(DatasetFields):
+    name: DatasetName
+    kind: DatasetKind
+    filename: str = Field(min_length=1, description="The uploaded file's name; only its suffix and name are used.")
+
+
+class DatasetUpdate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    description: str | None = None
+    field_mapping: FieldMapping | None = None
+    label_fields: list[str] | None = None
+
+
+class DatasetRead(BaseModel):
+    id: str
+    name: str
+    path: str
+    kind: str
+    file_format: str
+    num_rows: int
+    num_invalid: int
+    size_bytes: int
+    description: str
+    content_hash: str | None
+    source: str
+    original_filename: str | None
+    columns: list[str]
+    field_mapping: dict[str, str]
+    label_fields: list[str]
+    parent_id: str | None
+    lineage_id: str | None
+    version: int
+    derivation: str
+    created_at: datetime
+
+
+class TaskRead(BaseModel):
+    id: str
+    dataset_id: str
+    kind: Literal["audit", "index", "dedup"]
+    status: Literal["queued", "running", "completed", "failed"]
+    progress: float
+    message: str
+    params: dict[str, Any]
+    result: dict[str, Any] | None
+    error: str | None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+
+
+class AuditTaskRead(TaskRead):
+    """A finished audit shows its first findings (each with its first rows); the report has all of them."""
+
+    findings: list[Finding] | None = None
+    findings_total: int | None = None
+
+
+class IndexState(BaseModel):
+    ready: bool  # an index of the current prompts exists (search works)
+
+
+class SearchRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    query: str = Field(min_length=1)
+    top_k: int = Field(default=5, ge=1, le=100)
+
+
+class SearchHitOut(BaseModel):
+    row: int
+    score: float
+    text: str
+
+
+class DedupRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    method: Literal["semantic", "near", "exact"] = "semantic"
+    threshold: float | None = Field(
+        default=None, gt=0, le=1, description="Cosine (semantic, default 0.9) or Jaccard (near, default 0.8)."
+    )
+    name: DatasetName | None = Field(default=None, description="Name of the new version (default '<name>-dedup').")

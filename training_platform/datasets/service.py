@@ -1,0 +1,533 @@
+"""The datasets service: register and upload, versions, rows and previews, analysis, vectors, conversion.
+
+Registration is all-or-nothing: a file is read and validated before anything is written, and its database row
+and its final place in the data directory are made in one step (the row is flushed, the file moved, then the
+transaction committed; a failure after the move takes the file back out).
+"""
+
+import uuid
+from contextlib import contextmanager
+from pathlib import Path
+
+import polars as pl
+from sqlalchemy import func
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import col, select
+
+from training_platform.datasets.audit import AuditOptions, AuditReport, audit_table, exact_duplicates, near_duplicates
+from training_platform.datasets.convert import ConvertRequest, split, suffix_for, trl_layout, write_frame
+from training_platform.datasets.formats import schema_for, validate_table
+from training_platform.datasets.io import DATASET_REFERENCE, DatasetFileError, RowProblem, dataset_format, iter_rows
+from training_platform.datasets.preview import LossPreview, RowsPage, loss_preview, row_out
+from training_platform.datasets.progress import ProgressCallback, ignore_progress
+from training_platform.datasets.schemas import (
+    DatasetFields,
+    DatasetRegister,
+    DatasetUpdate,
+    DatasetUpload,
+    DedupRequest,
+)
+from training_platform.datasets.stats import DatasetStats, dataset_stats, label_fields_of
+from training_platform.datasets.storage import DatasetStorage, StagedUpload, content_hash
+from training_platform.datasets.table import (
+    ROW,
+    DatasetTable,
+    apply_field_mapping,
+    load_table,
+    map_row,
+    text_frame,
+    with_text,
+)
+from training_platform.datasets.tasks import TaskRunner
+from training_platform.datasets.tokens import load_tokenizer, token_counter
+from training_platform.datasets.vectors import Embedder, SearchHit, SemanticIndex, VectorStore
+from training_platform.db import Database
+from training_platform.db.lookup import get_by_name_or_id, name_taken
+from training_platform.db.tables import DatasetTask, RegisteredDataset
+from training_platform.errors import ConflictError, FieldError, InvalidInputError, NotFoundError
+from training_platform.jobs.params import Algorithm, parse_params
+from training_platform.models.registry import ModelRegistry
+
+REPORT_ROUTE = "/api/v1/datasets/reports"
+PREVIEW_FINDINGS = 50
+PREVIEW_ROWS = 20
+
+
+class DatasetService:
+    def __init__(
+        self,
+        db: Database,
+        storage: DatasetStorage,
+        models: ModelRegistry,
+        vectors: VectorStore,
+        embedder: Embedder,
+        error_limit: int,
+    ):
+        self.db = db
+        self.storage = storage
+        self.models = models
+        self.vectors = vectors
+        self.embedder = embedder
+        self.error_limit = error_limit
+        self.tasks = TaskRunner(db)
+
+    def recover(self) -> None:
+        """At server start (one server per home): uploads and tasks cut off by the last stop are gone."""
+        self.storage.clear_incoming()
+        self.tasks.recover()
+
+    def close(self) -> None:
+        self.tasks.shutdown()
+        self.vectors.close()
+
+    # ---- registration ----------------------------------------------------------------------------------
+
+    def register(self, request: DatasetRegister) -> RegisteredDataset:
+        """A file or directory already on disk, registered where it is."""
+        path = Path(request.path).expanduser().resolve()
+        self._check_name_free(request.name)
+        table = self._read(path, "path")
+        checked = self._check(table, request.kind, request, path.name, "path")
+        return self._insert(
+            RegisteredDataset(
+                id=uuid.uuid4().hex,
+                name=request.name,
+                path=str(path),
+                kind=request.kind,
+                file_format=dataset_format(path),
+                size_bytes=_size(path),
+                content_hash=self._unique_hash(content_hash(path)),
+                source="path",
+                **checked,
+            )
+        )
+
+    @contextmanager
+    def receive(self, filename: str):
+        """A staged upload to stream the file into; discarded unless `finish_upload` moves it into place."""
+        staged = self.storage.stage(filename)
+        with staged:
+            yield staged
+
+    def check_upload(self, request: DatasetUpload) -> None:
+        """What can be refused before a byte of the file arrives."""
+        self._check_name_free(request.name)
+        self.storage.stage(request.filename).discard()
+
+    def finish_upload(self, staged: StagedUpload, request: DatasetUpload) -> RegisteredDataset:
+        digest = staged.finish()
+        if staged.size == 0:
+            raise InvalidInputError([FieldError("file", f"{request.filename} is empty (0 bytes)")])
+        self._check_name_free(request.name)
+        existing_hash = self._unique_hash(digest)
+        table = self._read(staged.path, "file", shown_as=request.filename)
+        checked = self._check(table, request.kind, request, request.filename, "file")
+        dataset_id = uuid.uuid4().hex
+        final = self.storage.final_path(dataset_id, request.filename)
+        dataset = RegisteredDataset(
+            id=dataset_id,
+            name=request.name,
+            path=str(final),
+            kind=request.kind,
+            file_format=dataset_format(staged.path),
+            size_bytes=staged.size,
+            content_hash=existing_hash,
+            source="upload",
+            original_filename=request.filename,
+            **checked,
+        )
+        return self._insert(dataset, staged.path)
+
+    def _read(self, path: Path, field: str, shown_as: str | None = None) -> DatasetTable:
+        try:
+            table = load_table(path)
+        except DatasetFileError as error:
+            message = str(error).replace(path.name, shown_as) if shown_as else str(error)
+            raise InvalidInputError([FieldError(field, message)]) from None
+        if table.num_rows == 0:
+            raise InvalidInputError([FieldError(field, f"{shown_as or path.name} has no rows")])
+        return table
+
+    def _check(self, table: DatasetTable, kind: str, fields: DatasetFields, file_name: str, field: str) -> dict:
+        """Field configuration and rows checked; the values the dataset row gets from them."""
+        self._check_fields(table.columns, fields.field_mapping, fields.label_fields)
+        table.frame = apply_field_mapping(table.frame, fields.field_mapping)
+        problems = validate_table(table, schema_for(kind))
+        if problems and not fields.allow_invalid_rows:
+            raise InvalidInputError(self._problem_errors(problems, table.num_rows, file_name, field))
+        return dict(
+            num_rows=table.num_rows,
+            num_invalid=len(problems),
+            columns=table.columns,
+            field_mapping=fields.field_mapping,
+            label_fields=fields.label_fields,
+            description=fields.description,
+        )
+
+    @staticmethod
+    def _check_fields(columns: list[str], mapping: dict[str, str], labels: list[str]) -> None:
+        errors = []
+        available = ", ".join(columns) or "none"
+        for target, source in mapping.items():
+            if source not in columns:
+                errors.append(FieldError(f"field_mapping.{target}", f"no column '{source}' (columns: {available})"))
+        for index, label in enumerate(labels):
+            if label not in columns and label not in mapping:
+                errors.append(FieldError(f"label_fields.{index}", f"no column '{label}' (columns: {available})"))
+        if errors:
+            raise InvalidInputError(errors)
+
+    def _problem_errors(
+        self, problems: list[RowProblem], num_rows: int, file_name: str, field: str = "file"
+    ) -> list[FieldError]:
+        """The first problems as field errors, then a count and where the full list is."""
+        report_id = uuid.uuid4().hex
+        self.storage.write_report(
+            report_id,
+            {
+                "file": file_name,
+                "num_rows": num_rows,
+                "num_invalid": len(problems),
+                "problems": [{"row": p.row, "message": p.message} for p in problems],
+            },
+        )
+        errors = [FieldError(field, p.message, row=p.row) for p in problems[: self.error_limit]]
+        listed = min(len(problems), self.error_limit)
+        errors.append(
+            FieldError(
+                field,
+                f"{len(problems)} of {num_rows} rows are invalid; the first {listed} are listed, all of them in "
+                f"{REPORT_ROUTE}/{report_id}",
+            )
+        )
+        return errors
+
+    def _check_name_free(self, name: str) -> None:
+        with self.db.session() as session:
+            if name_taken(session, RegisteredDataset, name):
+                raise ConflictError(f"a dataset named '{name}' is already registered")
+
+    def _unique_hash(self, digest: str) -> str:
+        with self.db.session() as session:
+            existing = session.exec(select(RegisteredDataset).where(RegisteredDataset.content_hash == digest)).first()
+        if existing is not None:
+            raise ConflictError(f"the same content is already registered as dataset '{existing.name}' ({existing.id})")
+        return digest
+
+    def _insert(self, dataset: RegisteredDataset, staged: Path | None = None) -> RegisteredDataset:
+        dataset.lineage_id = dataset.lineage_id or dataset.id
+        final = Path(dataset.path)
+        with self.db.session() as session:
+            session.add(dataset)
+            try:
+                session.flush()
+            except IntegrityError:
+                # A concurrent registration took the name or the content between our check and now.
+                raise ConflictError(f"dataset '{dataset.name}' (or its content) was registered meanwhile") from None
+            if staged is not None:
+                self.storage.place(staged, final)
+            try:
+                session.commit()
+            except Exception:
+                if staged is not None:
+                    self.storage.remove_dataset_files(dataset.id)
+                raise
+        return dataset
+
+    # ---- reading ---------------------------------------------------------------------------------------
+
+    def list_all(self, kind: str | None = None) -> list[RegisteredDataset]:
+        with self.db.session() as session:
+            query = select(RegisteredDataset).order_by(col(RegisteredDataset.name))
+            if kind:
+                query = query.where(RegisteredDataset.kind == kind)
+            return list(session.exec(query))
+
+    def get(self, name_or_id: str) -> RegisteredDataset:
+        return get_by_name_or_id(self.db, RegisteredDataset, name_or_id, "dataset")
+
+    def versions(self, name_or_id: str) -> list[RegisteredDataset]:
+        dataset = self.get(name_or_id)
+        with self.db.session() as session:
+            query = select(RegisteredDataset).where(RegisteredDataset.lineage_id == dataset.lineage_id)
+            return list(session.exec(query.order_by(col(RegisteredDataset.version), col(RegisteredDataset.name))))
+
+    def update(self, name_or_id: str, request: DatasetUpdate) -> RegisteredDataset:
+        dataset = self.get(name_or_id)
+        mapping = request.field_mapping if request.field_mapping is not None else dataset.field_mapping
+        labels = request.label_fields if request.label_fields is not None else dataset.label_fields
+        self._check_fields(dataset.columns, mapping, labels)
+        if mapping != dataset.field_mapping:
+            table = self._table(dataset, mapping)
+            problems = validate_table(table, schema_for(dataset.kind))
+            if len(problems) > dataset.num_invalid:
+                raise InvalidInputError(self._problem_errors(problems, table.num_rows, Path(dataset.path).name))
+            dataset.num_invalid = len(problems)
+            self.vectors.drop_prefixed(_collection(dataset))  # it embedded the old prompt column
+        dataset.field_mapping, dataset.label_fields = mapping, labels
+        if request.description is not None:
+            dataset.description = request.description
+        with self.db.session() as session:
+            session.add(dataset)
+            session.commit()
+        return dataset
+
+    def delete(self, name_or_id: str) -> None:
+        """The record, its tasks and vectors; its files too when the platform owns them (uploads, versions)."""
+        dataset = self.get(name_or_id)
+        self.vectors.drop_prefixed(_collection(dataset))
+        with self.db.session() as session:
+            session.delete(session.get(RegisteredDataset, dataset.id))
+            session.commit()
+        if dataset.source != "path":
+            self.storage.remove_dataset_files(dataset.id)
+
+    def _table(self, dataset: RegisteredDataset, mapping: dict[str, str] | None = None) -> DatasetTable:
+        path = Path(dataset.path)
+        try:
+            table = load_table(path)
+        except DatasetFileError as error:
+            raise ConflictError(f"dataset '{dataset.name}' cannot be read any more: {error}") from None
+        table.frame = apply_field_mapping(table.frame, dataset.field_mapping if mapping is None else mapping)
+        return table
+
+    def rows(self, name_or_id: str, offset: int, limit: int) -> RowsPage:
+        dataset = self.get(name_or_id)
+        found = []
+        for number, row in iter_rows(Path(dataset.path), start=offset + 1):
+            found.append(row_out(number, row))
+            if len(found) == limit:
+                break
+        return RowsPage(total=dataset.num_rows, offset=offset, rows=found)
+
+    def preview(self, name_or_id: str, row: int, tokenizer: str, max_length: int | None) -> LossPreview:
+        dataset = self.get(name_or_id)
+        found = next(iter_rows(Path(dataset.path), start=row), None)
+        if found is None or found[0] != row:
+            raise NotFoundError(f"dataset '{dataset.name}' has no row {row} (rows are numbered from 1)")
+        if isinstance(found[1], RowProblem):
+            raise InvalidInputError([FieldError("row", found[1].message, row=row)])
+        mapped = map_row(found[1], dataset.field_mapping)
+        path = self._tokenizer_path(tokenizer)
+        length = max_length or _default_max_length(dataset.kind)
+        return loss_preview(row, mapped, dataset.kind, load_tokenizer(path), path, length)
+
+    def _tokenizer_path(self, tokenizer: str | None) -> str | None:
+        """A registered model's directory, or the path as given."""
+        if not tokenizer:
+            return None
+        try:
+            return self.models.get(tokenizer).path
+        except NotFoundError:
+            return tokenizer
+
+    # ---- analysis --------------------------------------------------------------------------------------
+
+    def stats(self, name_or_id: str, tokenizer: str | None, bins: int) -> DatasetStats:
+        dataset = self.get(name_or_id)
+        table = self._table(dataset)
+        labels = label_fields_of(table, dataset.label_fields)
+        return dataset_stats(table, dataset.kind, labels, token_counter(self._tokenizer_path(tokenizer)), bins)
+
+    def start_audit(self, name_or_id: str, options: AuditOptions) -> DatasetTask:
+        dataset = self.get(name_or_id)
+        counter = token_counter(self._tokenizer_path(options.tokenizer))  # a bad tokenizer is refused now
+
+        def work(progress: ProgressCallback) -> dict:
+            table = self._table(dataset)
+            semantic = self._semantic_index(dataset) if options.semantic else None
+            report = audit_table(table, dataset.kind, schema_for(dataset.kind), options, counter, semantic, progress)
+            return self._store_audit(report)
+
+        return self.tasks.submit(dataset.id, "audit", options.model_dump(), work)
+
+    def _store_audit(self, report: AuditReport) -> dict:
+        report_id = uuid.uuid4().hex
+        self.storage.write_report(report_id, report.model_dump(mode="json"))
+        return {
+            "report": report_id,
+            "summary": report.summary,
+            "checks": report.checks,
+            "findings": len(report.findings),
+        }
+
+    def task(self, name_or_id: str, task_id: str) -> DatasetTask:
+        return self.tasks.get(self.get(name_or_id).id, task_id)
+
+    def list_tasks(self, name_or_id: str) -> list[DatasetTask]:
+        return self.tasks.list_for(self.get(name_or_id).id)
+
+    def audit_findings(self, task: DatasetTask) -> tuple[list, int] | None:
+        """A finished audit's first findings, each cut to its first rows, and how many there are in all."""
+        if task.kind != "audit" or task.status != "completed":
+            return None
+        report = AuditReport.model_validate_json(self.report_path(task.result["report"]).read_text(encoding="utf-8"))
+        shown = [f.model_copy(update={"rows": f.rows[:PREVIEW_ROWS]}) for f in report.findings[:PREVIEW_FINDINGS]]
+        return shown, len(report.findings)
+
+    def report_path(self, report_id: str) -> Path:
+        path = self.storage.report_path(report_id)
+        if not path.is_file():
+            raise NotFoundError(f"no report '{report_id}'")
+        return path
+
+    # ---- vectors: search and deduplication -------------------------------------------------------------
+
+    def _semantic_index(self, dataset: RegisteredDataset) -> SemanticIndex:
+        content = f"{dataset.content_hash or dataset.id}:{dataset.field_mapping.get('prompt', 'prompt')}"
+        return SemanticIndex(self.vectors, self.embedder, _collection(dataset), content)
+
+    def _prompts(self, dataset: RegisteredDataset) -> tuple[list[int], list[str]]:
+        texts = text_frame(self._table(dataset).frame, dataset.kind)
+        present = with_text(texts, "prompt")
+        return present[ROW].to_list(), present["prompt"].to_list()
+
+    def start_index(self, name_or_id: str) -> DatasetTask:
+        dataset = self.get(name_or_id)
+
+        def work(progress: ProgressCallback) -> dict:
+            rows, texts = self._prompts(dataset)
+            built = self._semantic_index(dataset).ensure(rows, texts, progress)
+            return {"rows": len(rows), "built": built, "model": self.embedder.model_name}
+
+        return self.tasks.submit(dataset.id, "index", {}, work)
+
+    def index_ready(self, name_or_id: str) -> bool:
+        return self._semantic_index(self.get(name_or_id)).ready
+
+    def search(self, name_or_id: str, query: str, top_k: int) -> list[SearchHit]:
+        dataset = self.get(name_or_id)
+        index = self._semantic_index(dataset)
+        if not index.ready:
+            raise ConflictError(
+                f"dataset '{dataset.name}' has no up-to-date vector index; build it first "
+                f"(POST /api/v1/datasets/{dataset.name}/index or `tplat datasets index {dataset.name}`)"
+            )
+        return index.search(query, top_k)
+
+    def start_dedup(self, name_or_id: str, request: DedupRequest) -> DatasetTask:
+        dataset = self.get(name_or_id)
+        name = request.name or f"{dataset.name}-dedup"
+        self._check_name_free(name)
+
+        def work(progress: ProgressCallback) -> dict:
+            table = self._table(dataset, mapping={})
+            groups = self._duplicate_groups(dataset, request, progress)
+            removed = {row for group in groups for row in group[1:]}
+            if not removed:
+                return {"removed": 0, "groups": 0, "dataset": None}
+            kept = table.frame.filter(~pl.col(ROW).is_in(sorted(removed)))
+            derivation = f"dedup {request.method}"
+            if request.threshold:
+                derivation += f" threshold {request.threshold}"
+            derived = self._derive(dataset, kept, name, derivation + f": kept {kept.height} of {table.frame.height}")
+            return {"removed": len(removed), "groups": len(groups), "dataset": derived.id, "name": derived.name}
+
+        return self.tasks.submit(dataset.id, "dedup", request.model_dump(), work)
+
+    def _duplicate_groups(
+        self, dataset: RegisteredDataset, request: DedupRequest, progress: ProgressCallback = ignore_progress
+    ) -> list[list[int]]:
+        if request.method == "semantic":
+            rows, texts = self._prompts(dataset)
+            index = self._semantic_index(dataset)
+            index.ensure(rows, texts, lambda fraction, _message: progress(0.8 * fraction, "embedding"))
+            groups, _scores = index.groups(
+                rows, request.threshold or 0.9, lambda fraction, _message: progress(0.8 + 0.2 * fraction, "search")
+            )
+            return groups
+        texts = text_frame(self._table(dataset).frame, dataset.kind)
+        findings = exact_duplicates(texts)
+        if request.method == "near":
+            findings += near_duplicates(texts, request.threshold or 0.8)
+        return [finding.rows for finding in findings]
+
+    # ---- conversion and versions -----------------------------------------------------------------------
+
+    def convert(self, name_or_id: str, request: ConvertRequest) -> list[RegisteredDataset]:
+        dataset = self.get(name_or_id)
+        if request.format == "verl":
+            raise InvalidInputError([FieldError("format", "verl's layouts come with the verl engine; use 'trl'")])
+        name = request.name or f"{dataset.name}-{request.format}"
+        table = self._table(dataset)
+        invalid = {p.row for p in validate_table(table, schema_for(dataset.kind))}
+        valid = table.frame.filter(~pl.col(ROW).is_in(sorted(invalid)))
+        layout = trl_layout(valid, dataset.field_mapping)
+        if any(dtype == pl.Object for dtype in layout.dtypes):
+            raise InvalidInputError(
+                [FieldError("format", "a column mixes value types (text and lists); Parquet needs one type per column")]
+            )
+        note = f"converted to the {request.format} layout ({len(invalid)} invalid rows left out)"
+        if request.validation_fraction == 0:
+            return [self._derive(dataset, layout, name, note, field_mapping={})]
+        train, validation = split(layout, request.validation_fraction, request.seed)
+        for part in (f"{name}-train", f"{name}-validation"):
+            self._check_name_free(part)
+        share = f"split {1 - request.validation_fraction:g}/{request.validation_fraction:g}, seed {request.seed}"
+        return [
+            self._derive(dataset, train, f"{name}-train", f"{note}; {share}: train", field_mapping={}),
+            self._derive(dataset, validation, f"{name}-validation", f"{note}; {share}: validation", field_mapping={}),
+        ]
+
+    def _derive(
+        self,
+        parent: RegisteredDataset,
+        frame: pl.DataFrame,
+        name: str,
+        derivation: str,
+        field_mapping: dict[str, str] | None = None,
+    ) -> RegisteredDataset:
+        """A new version of `parent` holding `frame`'s rows."""
+        self._check_name_free(name)
+        suffix = suffix_for(frame)
+        staged = self.storage.new_file(suffix)
+        try:
+            write_frame(frame, staged)
+            digest = self._unique_hash(content_hash(staged))
+            with self.db.session() as session:
+                version = session.exec(
+                    select(func.max(RegisteredDataset.version)).where(RegisteredDataset.lineage_id == parent.lineage_id)
+                ).one()
+            dataset_id = uuid.uuid4().hex
+            dataset = RegisteredDataset(
+                id=dataset_id,
+                name=name,
+                path=str(self.storage.final_path(dataset_id, f"{name}{suffix}")),
+                kind=parent.kind,
+                file_format=suffix.lstrip("."),
+                num_rows=frame.height,
+                size_bytes=staged.stat().st_size,
+                description=parent.description,
+                content_hash=digest,
+                source="derived",
+                columns=[c for c in frame.columns if c != ROW],
+                field_mapping=parent.field_mapping if field_mapping is None else field_mapping,
+                label_fields=parent.label_fields,
+                parent_id=parent.id,
+                lineage_id=parent.lineage_id,
+                version=(version or parent.version) + 1,
+                derivation=derivation,
+            )
+            return self._insert(dataset, staged)
+        finally:
+            staged.unlink(missing_ok=True)
+
+    # ---- jobs ------------------------------------------------------------------------------------------
+
+    def resolve(self, reference: str) -> tuple[str, dict[str, str]]:
+        """A job's `dataset:<name or id>` entry → the dataset's path and its field mapping."""
+        dataset = self.get(reference.removeprefix(DATASET_REFERENCE))
+        return dataset.path, dataset.field_mapping
+
+
+def _collection(dataset: RegisteredDataset) -> str:
+    return f"dataset_{dataset.id}"
+
+
+def _size(path: Path) -> int:
+    return path.stat().st_size if path.is_file() else sum(p.stat().st_size for p in path.iterdir() if p.is_file())
+
+
+def _default_max_length(kind: str) -> int:
+    algorithm = Algorithm.DPO if kind == "dpo" else Algorithm.SFT
+    return parse_params(algorithm, {}).max_length

@@ -1,0 +1,129 @@
+"""Distribution analysis (user guide §3.3.1): null rates per column, value counts of label fields, and
+token-length histograms of the text fields, labelled with the tokenizer that counted them."""
+
+import numpy as np
+import polars as pl
+from pydantic import BaseModel
+
+from training_platform.datasets.table import ROW, DatasetTable, text_frame
+from training_platform.datasets.tokens import TokenCounter
+
+DEFAULT_LABEL_FIELDS = ("data_source", "category")
+
+
+class ColumnStats(BaseModel):
+    name: str
+    dtype: str
+    nulls: int
+    null_rate: float
+    blanks: int  # empty or white-space-only text
+
+
+class LabelValue(BaseModel):
+    value: str | None
+    count: int
+    share: float
+
+
+class LabelStats(BaseModel):
+    field: str
+    distinct: int
+    values: list[LabelValue]  # the most frequent, largest first
+    other_count: int  # rows whose value is not among `values`
+
+
+class Histogram(BaseModel):
+    edges: list[float]  # len(counts) + 1 bin edges; each bin holds edges[i] <= tokens < edges[i+1] (last closed)
+    counts: list[int]
+
+
+class LengthStats(BaseModel):
+    field: str
+    count: int
+    min: int
+    max: int
+    mean: float
+    p50: float
+    p90: float
+    p99: float
+    histogram: Histogram
+
+
+class DatasetStats(BaseModel):
+    num_rows: int
+    readable_rows: int
+    tokenizer: str
+    columns: list[ColumnStats]
+    labels: list[LabelStats]
+    lengths: list[LengthStats]
+
+
+def label_fields_of(table: DatasetTable, configured: list[str]) -> list[str]:
+    return configured or [name for name in DEFAULT_LABEL_FIELDS if name in table.columns]
+
+
+def dataset_stats(
+    table: DatasetTable, kind: str, label_fields: list[str], counter: TokenCounter, bins: int = 20, top: int = 20
+) -> DatasetStats:
+    frame = table.frame
+    return DatasetStats(
+        num_rows=table.num_rows,
+        readable_rows=frame.height,
+        tokenizer=counter.name,
+        columns=[_column_stats(frame[name]) for name in table.columns],
+        labels=[_label_stats(frame, name, top) for name in label_fields if name in frame.columns],
+        lengths=_length_stats(text_frame(frame, kind), counter, bins),
+    )
+
+
+def _column_stats(column: pl.Series) -> ColumnStats:
+    nulls = column.null_count()
+    blanks = int(column.str.strip_chars().eq("").sum()) if column.dtype == pl.String else 0
+    return ColumnStats(
+        name=column.name,
+        dtype=str(column.dtype),
+        nulls=nulls,
+        null_rate=round(nulls / len(column), 6) if len(column) else 0.0,
+        blanks=blanks,
+    )
+
+
+def _label_stats(frame: pl.DataFrame, name: str, top: int) -> LabelStats:
+    column = frame[name]
+    if column.dtype == pl.Object or not (column.dtype.is_numeric() or column.dtype in (pl.String, pl.Boolean)):
+        column = pl.Series(name, [None if v is None else str(v) for v in column.to_list()], dtype=pl.String)
+    counts = column.cast(pl.String).value_counts(name="count").sort(["count", name], descending=[True, False])
+    total = max(frame.height, 1)
+    values = [
+        LabelValue(value=value, count=count, share=round(count / total, 6))
+        for value, count in counts.head(top).iter_rows()
+    ]
+    return LabelStats(
+        field=name, distinct=counts.height, values=values, other_count=frame.height - sum(v.count for v in values)
+    )
+
+
+def _length_stats(texts: pl.DataFrame, counter: TokenCounter, bins: int) -> list[LengthStats]:
+    result = []
+    for field in texts.columns:
+        if field == ROW:
+            continue
+        tokens = counter.count(texts[field]).drop_nulls().to_numpy()
+        if len(tokens) == 0:
+            continue
+        counts, edges = np.histogram(tokens, bins=min(bins, int(tokens.max() - tokens.min()) + 1))
+        p50, p90, p99 = np.percentile(tokens, [50, 90, 99])
+        result.append(
+            LengthStats(
+                field=field,
+                count=len(tokens),
+                min=int(tokens.min()),
+                max=int(tokens.max()),
+                mean=round(float(tokens.mean()), 3),
+                p50=float(p50),
+                p90=float(p90),
+                p99=float(p99),
+                histogram=Histogram(edges=[round(float(e), 3) for e in edges], counts=counts.tolist()),
+            )
+        )
+    return result

@@ -1,0 +1,192 @@
+"""A dataset file as one columnar table (polars), for the checks and statistics that look at every row.
+
+JSON Lines and Parquet load through Arrow's multi-threaded readers. When Arrow refuses a JSON Lines file
+(a broken line, a value whose type changes between rows, bad UTF-8) or skips blank lines (which would shift
+row numbers), the file is read again row by row, so that every unreadable row is named and the rest is kept.
+A column whose values cannot share one type (a prompt that is text in one row and a message list in another)
+is kept as Python objects rather than coerced.
+"""
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pyarrow as pa
+
+from training_platform.datasets.io import DatasetFileError, RowProblem, data_files, file_format, iter_rows, open_parquet
+
+ROW = "__row__"  # 1-based row number in the file (line number for JSON Lines), kept through every filter
+
+
+@dataclass
+class DatasetTable:
+    frame: pl.DataFrame  # the readable rows, with their numbers in ROW
+    problems: list[RowProblem] = field(default_factory=list)  # rows that could not be read at all
+    num_rows: int = 0  # every row of the file, readable or not
+
+    @property
+    def columns(self) -> list[str]:
+        return [name for name in self.frame.columns if name != ROW]
+
+
+def load_table(path: Path) -> DatasetTable:
+    """Read a file, or a directory of files of one format (rows numbered on across its files)."""
+    parts = []
+    for file in data_files(path):
+        part = _load_file(file)
+        if parts:
+            offset = parts[-1].num_rows
+            part.frame = part.frame.with_columns(pl.col(ROW) + offset)
+            part.problems = [RowProblem(p.row + offset, f"{file.name}: {p.message}") for p in part.problems]
+            part.num_rows += offset
+        parts.append(part)
+    if len(parts) == 1:
+        return parts[0]
+    try:
+        frame = pl.concat([part.frame for part in parts], how="diagonal_relaxed")
+    except pl.exceptions.PolarsError as error:
+        raise DatasetFileError(f"the files in {path} do not share compatible columns: {error}") from None
+    return DatasetTable(frame, [p for part in parts for p in part.problems], parts[-1].num_rows)
+
+
+def _load_file(path: Path) -> DatasetTable:
+    kind = file_format(path)
+    if kind == "parquet":
+        parquet = open_parquet(path)
+        try:
+            arrow = parquet.read()
+        except Exception as error:  # a footer that reads but data pages that do not
+            raise DatasetFileError(f"{path.name} is not a readable Parquet file: {error}") from None
+        return _numbered(arrow)
+    if kind == "jsonl" and (table := _arrow_jsonl(path)) is not None:
+        return table
+    return _row_by_row(path)
+
+
+def _numbered(arrow: pa.Table) -> DatasetTable:
+    frame = pl.from_arrow(arrow).with_columns(pl.int_range(1, pl.len() + 1, dtype=pl.Int64).alias(ROW))
+    return DatasetTable(frame, [], arrow.num_rows)
+
+
+def _arrow_jsonl(path: Path) -> DatasetTable | None:
+    """The fast path, or None when the file needs the row-by-row reader to report its rows exactly."""
+    import pyarrow.json as pa_json
+
+    try:
+        arrow = pa_json.read_json(path)
+        arrow.validate(full=True)  # the JSON reader passes invalid UTF-8 through into strings; this catches it
+    except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeDecodeError):
+        return None
+    return _numbered(arrow) if arrow.num_rows == _line_count(path) else None
+
+
+def _line_count(path: Path) -> int:
+    lines, last = 0, b"\n"
+    with open(path, "rb") as handle:
+        while block := handle.read(1 << 24):
+            lines += block.count(b"\n")
+            last = block[-1:]
+    return lines + (last != b"\n")
+
+
+def _row_by_row(path: Path) -> DatasetTable:
+    rows, numbers, problems, total = [], [], [], 0
+    for number, row in iter_rows(path):
+        total = number
+        if isinstance(row, RowProblem):
+            problems.append(row)
+        else:
+            rows.append(row)
+            numbers.append(number)
+    return DatasetTable(frame_from_rows(rows, numbers), problems, total)
+
+
+def frame_from_rows(rows: list[dict[str, Any]], numbers: Iterable[int]) -> pl.DataFrame:
+    names = list(dict.fromkeys(name for row in rows for name in row))
+    frame = pl.DataFrame({ROW: pl.Series(ROW, list(numbers), dtype=pl.Int64)})
+    return frame.with_columns(_series(name, [row.get(name) for row in rows]) for name in names)
+
+
+def _series(name: str, values: list[Any]) -> pl.Series:
+    try:
+        # Arrow infers one type from every value (polars would take the first ones and drop what differs).
+        return pl.Series(name, pl.from_arrow(pa.array(values)))
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        return pl.Series(name, values, dtype=pl.Object)
+
+
+def apply_field_mapping(frame: pl.DataFrame, mapping: dict[str, str]) -> pl.DataFrame:
+    """Expose each mapped column under the platform's field name (`{"prompt": "question"}`)."""
+    present = {target: source for target, source in mapping.items() if source in frame.columns}
+    return frame.with_columns(pl.col(source).alias(target) for target, source in present.items())
+
+
+def map_row(row: dict[str, Any], mapping: dict[str, str]) -> dict[str, Any]:
+    """The same for one row read on its own (the trainer reads rows, not tables)."""
+    return {**row, **{target: row[source] for target, source in mapping.items() if source in row}}
+
+
+# ---- the text the model reads ---------------------------------------------------------------------------
+
+TEXT_FIELDS = {
+    "sft": ("prompt", "response"),
+    "dpo": ("prompt", "chosen", "rejected"),
+    "grpo": ("prompt",),
+    "gspo": ("prompt",),
+    "ppo": ("prompt",),
+    "eval": ("prompt", "reference"),
+}
+
+
+def message_text(messages: list[dict[str, Any]]) -> str:
+    return "\n".join(str(m.get("content") or "") for m in messages if isinstance(m, dict))
+
+
+def _as_text(value: Any) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return message_text(value)
+    return str(value)
+
+
+def _column_text(frame: pl.DataFrame, name: str) -> pl.Series:
+    if name not in frame.columns:
+        return pl.Series(name, [None] * frame.height, dtype=pl.String)
+    column = frame[name]
+    if column.dtype == pl.String:
+        return column
+    if column.dtype.is_numeric() or column.dtype == pl.Null:
+        return column.cast(pl.String)
+    return pl.Series(name, [_as_text(value) for value in column.to_list()], dtype=pl.String)
+
+
+def _sft_from_messages(frame: pl.DataFrame, prompt: pl.Series, response: pl.Series) -> tuple[pl.Series, pl.Series]:
+    """Chat rows: the conversation up to the last assistant turn is the prompt, that turn the response
+    (what engines/trl/data.py trains on)."""
+    if "messages" not in frame.columns:
+        return prompt, response
+    prompts, responses = prompt.to_list(), response.to_list()
+    for index, messages in enumerate(frame["messages"].to_list()):
+        if responses[index] is not None or not isinstance(messages, list):
+            continue
+        turns = [i for i, m in enumerate(messages) if isinstance(m, dict) and m.get("role") == "assistant"]
+        if turns:
+            prompts[index] = message_text(messages[: turns[-1]])
+            responses[index] = message_text([messages[turns[-1]]])
+    return pl.Series(prompt.name, prompts, dtype=pl.String), pl.Series(response.name, responses, dtype=pl.String)
+
+
+def with_text(texts: pl.DataFrame, field: str) -> pl.DataFrame:
+    """The rows whose `field` has some text (empty ones are reported as empty fields, never compared)."""
+    return texts.filter(pl.col(field).str.strip_chars() != "")
+
+
+def text_frame(frame: pl.DataFrame, kind: str) -> pl.DataFrame:
+    """ROW plus one text column per field the model reads for this kind (chat turns joined by newlines)."""
+    columns = {name: _column_text(frame, name) for name in TEXT_FIELDS[kind]}
+    if kind == "sft":
+        columns["prompt"], columns["response"] = _sft_from_messages(frame, columns["prompt"], columns["response"])
+    return pl.DataFrame([frame[ROW], *columns.values()])

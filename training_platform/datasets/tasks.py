@@ -1,0 +1,119 @@
+"""Background work on datasets (audits, vector indexes, deduplication): one worker thread, progress in the
+database so any request (or a CLI progress bar) can follow it, and nothing left 'running' after a restart."""
+
+import logging
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from sqlmodel import col, select
+
+from training_platform.datasets.progress import ProgressCallback
+from training_platform.db import Database
+from training_platform.db.tables import DatasetTask
+from training_platform.db.types import utcnow
+from training_platform.errors import NotFoundError, PlatformError
+
+log = logging.getLogger(__name__)
+_PROGRESS_INTERVAL = 0.5  # seconds between progress writes
+
+
+class TaskInterrupted(Exception):
+    """The platform is stopping; the task ends as failed rather than half done."""
+
+
+class TaskRunner:
+    def __init__(self, db: Database):
+        self.db = db
+        # One at a time: an audit or an embedding run already uses the machine's cores.
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dataset-task")
+        self._stopping = threading.Event()
+        self._submitted: list[str] = []
+
+    def recover(self) -> None:
+        """At server start: tasks that were queued or running when the server stopped can no longer finish."""
+        self._fail_unfinished(select(DatasetTask.id), "interrupted by a platform restart")
+
+    def _fail_unfinished(self, ids, reason: str) -> None:
+        with self.db.session() as session:
+            query = select(DatasetTask).where(
+                col(DatasetTask.status).in_(["queued", "running"]), col(DatasetTask.id).in_(ids)
+            )
+            for task in session.exec(query):
+                task.status, task.error, task.finished_at = "failed", reason, utcnow()
+                session.add(task)
+            session.commit()
+
+    def submit(
+        self, dataset_id: str, kind: str, params: dict[str, Any], work: Callable[[ProgressCallback], dict]
+    ) -> DatasetTask:
+        task = DatasetTask(
+            id=uuid.uuid4().hex, dataset_id=dataset_id, kind=kind, status="queued", params=params, message="queued"
+        )
+        with self.db.session() as session:
+            session.add(task)
+            session.commit()
+        self._submitted.append(task.id)
+        self._executor.submit(self._run, task.id, work)
+        return task
+
+    def _run(self, task_id: str, work: Callable[[ProgressCallback], dict]) -> None:
+        self._update(task_id, status="running", started_at=utcnow(), message="started")
+        last_write = 0.0
+
+        def progress(fraction: float, message: str) -> None:
+            nonlocal last_write
+            if self._stopping.is_set():
+                raise TaskInterrupted()
+            now = time.monotonic()
+            if now - last_write >= _PROGRESS_INTERVAL:
+                last_write = now
+                self._update(task_id, progress=round(fraction, 4), message=message)
+
+        try:
+            result = work(progress)
+        except TaskInterrupted:
+            self._finish(task_id, "failed", error="interrupted: the platform stopped")
+        except PlatformError as error:
+            self._finish(task_id, "failed", error=str(error))
+        except Exception as error:
+            log.exception("dataset task %s failed", task_id)
+            self._finish(task_id, "failed", error=f"{type(error).__name__}: {error}")
+        else:
+            self._finish(task_id, "completed", result=result, progress=1.0, message="done")
+
+    def _finish(self, task_id: str, status: str, **values: Any) -> None:
+        self._update(task_id, status=status, finished_at=utcnow(), **values)
+
+    def _update(self, task_id: str, **values: Any) -> None:
+        with self.db.session() as session:
+            task = session.get(DatasetTask, task_id)
+            if task is None:
+                return  # its dataset was deleted meanwhile
+            for key, value in values.items():
+                setattr(task, key, value)
+            session.add(task)
+            session.commit()
+
+    def get(self, dataset_id: str, task_id: str) -> DatasetTask:
+        with self.db.session() as session:
+            task = session.get(DatasetTask, task_id)
+        if task is None or task.dataset_id != dataset_id:
+            raise NotFoundError(f"no task '{task_id}' for this dataset")
+        return task
+
+    def list_for(self, dataset_id: str) -> list[DatasetTask]:
+        with self.db.session() as session:
+            query = select(DatasetTask).where(DatasetTask.dataset_id == dataset_id)
+            return list(session.exec(query.order_by(col(DatasetTask.created_at).desc())))
+
+    def shutdown(self) -> None:
+        """Stop this process's tasks: a running one at its next progress report, queued ones before they start.
+        (Another process sharing the database, a CLI command, leaves the server's tasks alone.)"""
+        self._stopping.set()
+        self._executor.shutdown(wait=True, cancel_futures=True)
+        if self._submitted:
+            self._fail_unfinished(self._submitted, "interrupted: the platform stopped")
