@@ -12,7 +12,9 @@ from training_platform.jobs.supervisor import JobSupervisor
 from training_platform.metrics.service import MetricsService
 from training_platform.metrics.store import MetricStore
 from training_platform.models.registry import ModelRegistry
+from training_platform.runners.base import Runner
 from training_platform.runners.local import LocalRunner
+from training_platform.runners.ray import RayRunner
 from training_platform.settings import Settings
 
 
@@ -42,7 +44,7 @@ class Platform:
             settings.dataset_error_limit,
         )
         store = JobStore(db)
-        supervisor = JobSupervisor(store, LocalRunner(), settings.stop_grace_seconds, settings.train_cpu_threads)
+        supervisor = JobSupervisor(store, _runners(settings), settings.stop_grace_seconds, settings.train_cpu_threads)
         jobs = JobService(store, supervisor, settings.jobs_dir, settings.dataset_error_limit, datasets.resolve)
         metrics = MetricsService(MetricStore(db), jobs, settings.metrics_flush_records, settings.metrics_flush_seconds)
         supervisor.listeners.append(metrics)
@@ -59,3 +61,11 @@ class Platform:
     def close(self) -> None:
         self.datasets.close()
         self.db.dispose()
+
+
+def _runners(settings: Settings) -> dict[str, Runner]:
+    runners: dict[str, Runner] = {"local": LocalRunner()}
+    if settings.ray_address:
+        token = settings.ray_auth_token_file.read_text().strip() if settings.ray_auth_token_file else None
+        runners["ray"] = RayRunner(settings.ray_address, token)
+    return runners

@@ -25,6 +25,10 @@ class Settings(BaseSettings):
         default="", description="Milvus server for dataset vectors; empty means embedded Milvus Lite in the home."
     )
     milvus_token: str = Field(default="", description="Milvus credentials (`user:password` or an API key).")
+    ray_address: str = Field(
+        default="", description="Ray dashboard URL for run mode `ray` (e.g. http://127.0.0.1:8265); empty disables it."
+    )
+    ray_auth_token_file: Path | None = Field(default=None, description="File holding the Ray cluster's auth token.")
     embedding_batch_size: int = Field(default=64, ge=1, description="Texts embedded per forward pass.")
     embedding_cpu_threads: int = Field(
         default=0, ge=0, description="torch threads for embeddings on CPU; 0 lets torch decide."

@@ -206,7 +206,7 @@ def test_a_restarted_server_reattaches_to_running_jobs_and_settles_lost_ones(res
 
     lost = server.job(lost["id"])
     assert lost["status"] == "failed"
-    assert lost["error"].startswith(f"lost: process {lost_pid} ended while the platform was not watching it")
+    assert lost["error"].startswith(f"lost: local run {lost_pid} ended while the platform was not watching it")
     # What it logged while no server was running is taken in when the restarted server settles it.
     lines = metric_lines(lost)
     loss_key = wait_until(
@@ -220,7 +220,7 @@ def test_a_restarted_server_reattaches_to_running_jobs_and_settles_lost_ones(res
     kept = server.job(kept["id"])
     assert kept["status"] == "running"
     events = [e["message"] for e in server.api.get(f"/jobs/{kept['id']}/events").json()]
-    assert f"re-attached to process {kept['pid']} after a platform restart" in events
+    assert f"re-attached to local run {kept['pid']} after a platform restart" in events
     step = server.wait_for_step(kept["id"], kept["progress"]["current_step"] + 5)["progress"]["current_step"]
     assert step > 2  # still training, still watched
 

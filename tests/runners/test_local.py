@@ -122,7 +122,7 @@ def test_a_restarted_runner_adopts_a_live_process_by_pid_and_start_time(tmp_path
     handle = start(first, python("import time; time.sleep(60)", tmp_path), tmp_path)
     adopter = LocalRunner()
     assert adopter.is_alive(handle)
-    assert not adopter.is_alive(ProcessHandle(pid=handle.pid, started_at=handle.started_at - 100))
+    assert not adopter.is_alive(ProcessHandle(ref=handle.ref, started_at=handle.started_at - 100))
     waiter = exit_waiter(adopter, handle)
     os.kill(handle.pid, signal.SIGKILL)
     first._children[handle.pid].wait()  # the old parent reaps it, as init would after a real restart

@@ -8,7 +8,8 @@ from fastapi import FastAPI
 
 from training_platform import __version__
 from training_platform.api.errors import install_error_handlers
-from training_platform.api.routers import compute, datasets, jobs, models, monitoring, system
+from training_platform.api.routers import algorithms, compute, datasets, engines, jobs, models, monitoring, system
+from training_platform.api.web import install_web
 from training_platform.platform import Platform
 from training_platform.settings import Settings, get_settings
 
@@ -37,8 +38,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version=__version__,
         description="Launch, watch and control LLM post-training jobs (SFT, DPO, GRPO, GSPO, PPO).",
         lifespan=lifespan,
+        # Served by install_web from the platform's own copy of Swagger UI; FastAPI's defaults load it from a CDN.
+        docs_url=None,
+        redoc_url=None,
     )
     install_error_handlers(app)
-    for router in (system.router, jobs.router, monitoring.router, compute.router, models.router, datasets.router):
+    for router in (
+        system.router,
+        jobs.router,
+        algorithms.router,
+        monitoring.router,
+        compute.router,
+        models.router,
+        datasets.router,
+        engines.router,
+    ):
         app.include_router(router, prefix=API_PREFIX)
+    install_web(app, API_PREFIX)
     return app

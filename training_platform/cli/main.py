@@ -6,7 +6,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from training_platform.cli import compute, datasets, jobs, metrics
+from training_platform.cli import compute, datasets, jobs, metrics, verl
 from training_platform.settings import get_settings
 
 app = typer.Typer(help="Training Platform: post-train LLMs on your own machines.", no_args_is_help=True)
@@ -14,6 +14,7 @@ app.add_typer(jobs.app, name="jobs")
 app.add_typer(metrics.app, name="metrics")
 app.add_typer(compute.app, name="compute")
 app.add_typer(datasets.app, name="datasets")
+app.add_typer(verl.app, name="verl")
 db_app = typer.Typer(help="Database maintenance.", no_args_is_help=True)
 app.add_typer(db_app, name="db")
 console = Console()

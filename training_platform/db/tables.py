@@ -35,6 +35,8 @@ class Job(SQLModel, table=True):
     output_dir: str = Field(sa_type=Text)
     error: str | None = Field(default=None, sa_type=Text)
     pid: int | None = None
+    # The runner's reference to the run (a local pid as text, a Ray submission id).
+    run_ref: str | None = Field(default=None, max_length=64)
     # The OS start time of `pid`; with it a restarted server tells the job's process from a reused pid.
     process_started_at: float | None = None
     exit_code: int | None = None

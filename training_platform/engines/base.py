@@ -54,6 +54,14 @@ class Engine(ABC):
         """Engine-specific reasons to refuse a job (of a supported algorithm) before anything is created."""
         return []
 
+    def runnable_here(self, algorithm: Algorithm) -> bool:
+        """Whether this machine has what the engine needs for `algorithm` (asked when the user chose auto)."""
+        return algorithm in self.algorithms
+
+    @abstractmethod
+    def export(self, checkpoint: CheckpointInfo, target: Path) -> Path:
+        """Write `checkpoint` as a Hugging Face model directory at `target` (whole, or not at all)."""
+
     def unsupported_message(self, algorithm: Algorithm) -> str:
         supported = ", ".join(sorted(self.algorithms))
         return f"the {self.name} engine does not run {algorithm.value}; it runs {supported}"
@@ -87,6 +95,21 @@ def register_engine(engine: Engine) -> Engine:
 def available_engines() -> list[str]:
     _load_builtin_engines()
     return sorted(_ENGINES)
+
+
+AUTO = "auto"
+AUTO_PREFERENCE = ("verl", "trl")  # the platform is built on verl; TRL where verl cannot run here
+
+
+def choose_engine(name: str, algorithm: Algorithm) -> Engine:
+    """The engine a job asked for, or for `auto` the first in AUTO_PREFERENCE that can run it here."""
+    if name != AUTO:
+        return get_engine(name)
+    _load_builtin_engines()
+    candidates = [_ENGINES[n] for n in AUTO_PREFERENCE if n in _ENGINES]
+    runnable = [engine for engine in candidates if engine.runnable_here(algorithm)]
+    supporting = [engine for engine in candidates if algorithm in engine.algorithms]
+    return (runnable or supporting or candidates)[0]
 
 
 def get_engine(name: str) -> Engine:

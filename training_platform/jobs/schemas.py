@@ -17,7 +17,7 @@ class JobCreate(BaseModel):
 
     name: JobName
     algorithm: Algorithm
-    engine: str = "trl"
+    engine: str = Field(default="trl", description="trl, verl, or auto (verl where it can run the algorithm here).")
     model_path: str = Field(min_length=1, description="HF model directory (config.json + weights).")
     dataset_paths: list[str] = Field(
         min_length=1,
@@ -25,7 +25,7 @@ class JobCreate(BaseModel):
     )
     eval_dataset_path: str | None = None
     params: dict[str, Any] = Field(default_factory=dict, description="Per-algorithm parameters; see /docs.")
-    run_mode: Literal["local"] = "local"
+    run_mode: Literal["local", "ray"] = "local"
     start: bool = Field(default=False, description="Start the job right after creating it.")
 
 
@@ -100,6 +100,11 @@ class CheckpointRead(BaseModel):
     kind: str
     created_at: datetime
     size_bytes: int
+
+
+class ExportRead(BaseModel):
+    checkpoint: str
+    path: str
 
 
 class LogTail(BaseModel):

@@ -12,7 +12,7 @@ from training_platform.datasets.formats import validate_file
 from training_platform.datasets.io import DATASET_REFERENCE, DatasetFileError
 from training_platform.db.tables import Job, JobEvent
 from training_platform.db.types import utcnow
-from training_platform.engines.base import CheckpointInfo, get_engine
+from training_platform.engines.base import CheckpointInfo, choose_engine, get_engine
 from training_platform.errors import (
     ConflictError,
     FieldError,
@@ -67,9 +67,13 @@ class JobService:
     # ---- create / read / delete ------------------------------------------------------------------
 
     def create(self, request: JobCreate) -> Job:
-        engine = get_engine(request.engine)
+        engine = choose_engine(request.engine, request.algorithm)
         if request.algorithm not in engine.algorithms:
             raise InvalidInputError([FieldError("algorithm", engine.unsupported_message(request.algorithm))])
+        if request.run_mode not in self.supervisor.runners:
+            raise InvalidInputError(
+                [FieldError("run_mode", f"run mode '{request.run_mode}' is not configured (set PLATFORM_RAY_ADDRESS)")]
+            )
         train, evaluation = self._data_sources(request)
         params = self._validate(request, train, evaluation)
         job_id = uuid.uuid4().hex
@@ -77,7 +81,7 @@ class JobService:
             id=job_id,
             name=request.name,
             algorithm=request.algorithm.value,
-            engine=request.engine,
+            engine=engine.name,
             run_mode=request.run_mode,
             model_path=_absolute(request.model_path),
             dataset_paths=[path for path, _ in train],
@@ -92,7 +96,8 @@ class JobService:
         if self.store.name_taken(request.name):
             raise ConflictError(f"a job named '{request.name}' already exists")
         layout_of(job).root.mkdir(parents=True, exist_ok=True)
-        job = self.store.add(job, f"created {request.algorithm.value} job on engine {request.engine}")
+        chosen = f" (chosen for '{request.engine}')" if request.engine != engine.name else ""
+        job = self.store.add(job, f"created {request.algorithm.value} job on engine {engine.name}{chosen}")
         return self.start(job.id) if request.start else job
 
     def _data_sources(
@@ -228,6 +233,20 @@ class JobService:
         job = self.store.find(name_or_id)
         return get_engine(job.engine).list_checkpoints(layout_of(job))
 
+    def export(self, name_or_id: str, checkpoint_name: str) -> Path:
+        """A checkpoint as a Hugging Face model directory, under the job's `exports/`."""
+        job = self.store.find(name_or_id)
+        engine = get_engine(job.engine)
+        found = {c.name: c for c in engine.list_checkpoints(layout_of(job))}
+        checkpoint = found.get(checkpoint_name)
+        if checkpoint is None:
+            raise NotFoundError(f"job '{job.name}' has no checkpoint '{checkpoint_name}' (it has: {', '.join(found)})")
+        if not checkpoint.complete:
+            raise ConflictError(f"checkpoint '{checkpoint_name}' is incomplete (its write was cut short)")
+        path = engine.export(checkpoint, layout_of(job).root / "exports" / checkpoint_name)
+        self.store.record(job.id, "export", f"exported {checkpoint_name} to {path}")
+        return path
+
     def log_tail(self, name_or_id: str, stream: str, lines: int, contains: str | None) -> list[str]:
         path = self.log_path(name_or_id, stream)
         if contains is None:
@@ -311,6 +330,7 @@ class JobService:
                 sources={JobStatus.RUNNING},
                 requested_action=None,
                 pid=None,
+                run_ref=None,
                 process_started_at=None,
                 finished_at=utcnow(),
             )

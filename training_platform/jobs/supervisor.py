@@ -50,12 +50,15 @@ class JobListener(Protocol):
 
 
 class JobSupervisor:
-    def __init__(self, store: JobStore, runner: Runner, stop_grace_seconds: float, cpu_threads: int):
+    def __init__(self, store: JobStore, runners: dict[str, Runner], stop_grace_seconds: float, cpu_threads: int):
         self.store = store
-        self.runner = runner
+        self.runners = runners  # by run mode
         self.stop_grace_seconds = stop_grace_seconds
         self.cpu_threads = cpu_threads
         self.listeners: list[JobListener] = []
+
+    def runner_for(self, job: Job) -> Runner:
+        return self.runners[job.run_mode]
 
     def settled(self, job: Job) -> None:
         """Tell the listeners a job stopped running (whoever moved it: an exit, a stop, a failed launch)."""
@@ -68,7 +71,8 @@ class JobSupervisor:
         try:
             control.clear(layout.control_path)
             spec = get_engine(job.engine).launch_spec(run_request(job), self.cpu_threads)
-            handle = self.runner.start(spec, layout.stdout_path, layout.stderr_path)
+            runner = self.runner_for(job)
+            handle = runner.start(spec, layout.stdout_path, layout.stderr_path)
         except Exception as error:
             log.exception("launching job %s failed", job.id)
             job = self.store.transition(
@@ -82,37 +86,39 @@ class JobSupervisor:
             )
             self.settled(job)
             return job
-        job = self.store.update(job.id, pid=handle.pid, process_started_at=handle.started_at)
-        self.store.record(job.id, "process", f"attempt {job.attempt}: {self.runner.mode} process {handle.pid} started")
+        pid = handle.pid if runner.mode == "local" else None
+        job = self.store.update(job.id, pid=pid, run_ref=handle.ref, process_started_at=handle.started_at)
+        self.store.record(job.id, "process", f"attempt {job.attempt}: {runner.mode} run {handle.ref} started")
         self._watch(job, handle)
         return job
 
     def _watch(self, job: Job, handle: ProcessHandle) -> None:
         for listener in self.listeners:
             listener.job_started(job)
-        self.runner.watch(handle, partial(self.on_exit, job.id, job.attempt))
+        self.runner_for(job).watch(handle, partial(self.on_exit, job.id, job.attempt))
 
     def stop(self, job: Job) -> None:
         """Stop the job's process (SIGTERM, then SIGKILL after the grace period)."""
         handle = self._handle(job)
         if handle is not None:
-            self.runner.stop(handle, self.stop_grace_seconds)
+            self.runner_for(job).stop(handle, self.stop_grace_seconds)
 
     def recover(self) -> None:
         """Called at start: re-attach to jobs whose process still runs; settle the others from their status file."""
         for job in self.store.query(statuses=[JobStatus.RUNNING], limit=10_000):
             handle = self._handle(job)
-            if handle is not None and self.runner.is_alive(handle):
-                self.store.record(job.id, "process", f"re-attached to process {handle.pid} after a platform restart")
+            if handle is not None and self.runner_for(job).is_alive(handle):
+                message = f"re-attached to {job.run_mode} run {handle.ref} after a platform restart"
+                self.store.record(job.id, "process", message)
                 self._watch(job, handle)
             else:
                 self.on_exit(job.id, job.attempt, ExitInfo(code=None))
 
     @staticmethod
     def _handle(job: Job) -> ProcessHandle | None:
-        if job.pid is None or job.process_started_at is None:
+        if job.run_ref is None or job.process_started_at is None:
             return None
-        return ProcessHandle(pid=job.pid, started_at=job.process_started_at)
+        return ProcessHandle(ref=job.run_ref, started_at=job.process_started_at)
 
     def on_exit(self, job_id: str, attempt: int, exit_info: ExitInfo) -> None:
         job = self.store.get(job_id)
@@ -129,6 +135,7 @@ class JobSupervisor:
                 requested_action=None,
                 exit_code=exit_info.code,
                 pid=None,
+                run_ref=None,
                 process_started_at=None,
                 error=error,
                 finished_at=utcnow() if target != JobStatus.PAUSED else None,
@@ -150,7 +157,7 @@ class JobSupervisor:
             return JobStatus.COMPLETED, status.message or "completed", None
         if unobserved:
             where = f"; it last reported '{reported}' at step {status.current_step}" if status else ""
-            error = f"lost: process {job.pid} ended while the platform was not watching it{where}"
+            error = f"lost: {job.run_mode} run {job.run_ref} ended while the platform was not watching it{where}"
             return JobStatus.FAILED, error, error
         error = exit_info.describe()
         if exit_info.succeeded:

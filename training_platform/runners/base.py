@@ -11,21 +11,28 @@ from training_platform.engines.base import LaunchSpec
 
 @dataclass(frozen=True)
 class ProcessHandle:
-    pid: int
-    # The OS's start time of the process: a pid alone may be reused after a restart.
+    ref: str  # the runner's name for the run: a local pid, a Ray submission id
+    # When it started (for a local process, the OS's start time: a pid alone may be reused after a restart).
     started_at: float
+
+    @property
+    def pid(self) -> int:
+        return int(self.ref)
 
 
 @dataclass(frozen=True)
 class ExitInfo:
     code: int | None  # None when the exit status could not be observed
     signal: int | None = None
+    description: str | None = None  # the runner's own account, where it has one (e.g. "Ray job failed")
 
     @property
     def succeeded(self) -> bool:
         return self.code == 0
 
     def describe(self) -> str:
+        if self.description:
+            return self.description
         if self.signal is not None:
             return f"killed by signal {signal.Signals(self.signal).name}"
         if self.code is None:

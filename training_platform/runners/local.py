@@ -48,7 +48,7 @@ class LocalRunner(Runner):
             )
         with self._lock:
             self._children[process.pid] = process
-        return ProcessHandle(pid=process.pid, started_at=psutil.Process(process.pid).create_time())
+        return ProcessHandle(ref=str(process.pid), started_at=psutil.Process(process.pid).create_time())
 
     def watch(self, handle: ProcessHandle, on_exit: Callable[[ExitInfo], None]) -> None:
         with self._lock:

@@ -5,7 +5,7 @@ from fastapi.responses import FileResponse
 
 from training_platform.api.deps import PlatformDep
 from training_platform.errors import NotFoundError
-from training_platform.jobs.schemas import CheckpointRead, JobCreate, JobEventRead, JobRead, LogTail
+from training_platform.jobs.schemas import CheckpointRead, ExportRead, JobCreate, JobEventRead, JobRead, LogTail
 from training_platform.jobs.states import JobStatus
 
 router = APIRouter(prefix="/jobs", tags=["jobs"])
@@ -71,6 +71,12 @@ def job_checkpoints(job: str, platform: PlatformDep) -> list[CheckpointRead]:
         CheckpointRead(**{**checkpoint.__dict__, "path": str(checkpoint.path)})
         for checkpoint in platform.jobs.checkpoints(job)
     ]
+
+
+@router.post("/{job}/checkpoints/{checkpoint}/export")
+def export_checkpoint(job: str, checkpoint: str, platform: PlatformDep) -> ExportRead:
+    """Write a checkpoint as a Hugging Face model directory (verl: through verl's model merger)."""
+    return ExportRead(checkpoint=checkpoint, path=str(platform.jobs.export(job, checkpoint)))
 
 
 @router.get("/{job}/logs")

@@ -6,6 +6,7 @@ only after the trainer reports it saved (on_save), and resumes only from marked 
 """
 
 import re
+import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -48,3 +49,23 @@ def list_checkpoints(layout: JobLayout) -> list[CheckpointInfo]:
     if layout.final_model_dir.is_dir():
         found.append(_info(layout.final_model_dir, None, "final"))
     return found
+
+
+# What a transformers checkpoint holds besides the model: needed to resume, not to use the model.
+TRAINING_STATE_FILES = {"optimizer.pt", "scheduler.pt", "trainer_state.json", "training_args.bin", "scaler.pt"}
+
+
+def export(checkpoint: Path, target: Path) -> Path:
+    """A checkpoint (or adapter) directory is already in Hugging Face format: copy its model files."""
+    staging = target.with_name(f".{target.name}.partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    shutil.copytree(
+        checkpoint,
+        staging,
+        ignore=lambda _dir, names: [
+            n for n in names if n in TRAINING_STATE_FILES or n.startswith("rng_state") or n == COMPLETE_MARKER
+        ],
+    )
+    shutil.rmtree(target, ignore_errors=True)
+    staging.rename(target)
+    return target

@@ -1,6 +1,7 @@
 """Platform side of the TRL engine: validation and the launch command. Imports neither torch nor trl."""
 
 import sys
+from pathlib import Path
 
 from training_platform.engines.base import CheckpointInfo, Engine, LaunchSpec, RunRequest, register_engine
 from training_platform.engines.trl import checkpoints
@@ -50,6 +51,9 @@ class TrlEngine(Engine):
 
     def list_checkpoints(self, layout: JobLayout) -> list[CheckpointInfo]:
         return checkpoints.list_checkpoints(layout)
+
+    def export(self, checkpoint: CheckpointInfo, target: Path) -> Path:
+        return checkpoints.export(checkpoint.path, target)
 
 
 register_engine(TrlEngine())

@@ -15,8 +15,7 @@ from peft import LoraConfig
 from transformers import AutoModelForCausalLM, AutoTokenizer
 from trl import DPOConfig, DPOTrainer, GRPOConfig, GRPOTrainer, SFTConfig, SFTTrainer
 
-from training_platform.datasets.io import RowProblem, iter_rows
-from training_platform.datasets.table import map_row
+from training_platform.datasets.table import read_mapped_rows
 from training_platform.engines.base import latest_complete
 from training_platform.engines.trl.callback import PlatformCallback
 from training_platform.engines.trl.checkpoints import list_checkpoints, mark_complete
@@ -41,8 +40,9 @@ def main(config_path: Path) -> int:
     try:
         tokenizer = _load_tokenizer(config.model_path)
         chat = tokenizer.chat_template is not None
-        train_rows = [row for path in config.dataset_paths for row in _read_rows(config, path)]
-        eval_rows = _read_rows(config, config.eval_dataset_path) if config.eval_dataset_path else None
+        train_rows = read_mapped_rows(config.dataset_paths, config.dataset_fields)
+        eval_paths = [config.eval_dataset_path] if config.eval_dataset_path else []
+        eval_rows = read_mapped_rows(eval_paths, config.dataset_fields) or None
         if isinstance(params, RuleRewardParams):
             train_rows = _drop_long_prompts(train_rows, tokenizer, params.max_prompt_length, chat)
         train_set = to_trl_dataset(train_rows, config.algorithm, chat)
@@ -96,16 +96,6 @@ def _load_tokenizer(model_path: str):
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
     return tokenizer
-
-
-def _read_rows(config: RunConfig, path: str) -> list[dict[str, Any]]:
-    mapping = config.dataset_fields.get(path, {})
-    rows = []
-    for number, row in iter_rows(Path(path)):
-        if isinstance(row, RowProblem):
-            raise ValueError(f"{path} row {number}: {row.message}")
-        rows.append(map_row(row, mapping))
-    return rows
 
 
 def _drop_long_prompts(rows: list[dict], tokenizer, max_tokens: int, chat: bool) -> list[dict]:

@@ -13,7 +13,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from training_platform.datasets.io import RowProblem, iter_rows
+from training_platform.datasets.table import read_mapped_rows
 
 DEFAULT_DATA_SOURCE = "platform"
 
@@ -39,16 +39,6 @@ def rl_record(row: dict[str, Any], index: int, split: str, answer_field: str | N
     }
 
 
-def read_rows(paths: list[str]) -> list[dict[str, Any]]:
-    rows = []
-    for path in paths:
-        for number, row in iter_rows(Path(path)):
-            if isinstance(row, RowProblem):
-                raise ValueError(f"{path} row {number}: {row.message}")
-            rows.append(row)
-    return rows
-
-
 def write_parquet(records: list[dict[str, Any]], target: Path) -> Path:
     """Written to a temporary name and renamed, so a half-written file is never read."""
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -58,8 +48,15 @@ def write_parquet(records: list[dict[str, Any]], target: Path) -> Path:
     return target
 
 
-def convert(paths: list[str], target: Path, kind: str, split: str = "train", answer_field: str | None = None) -> Path:
-    rows = read_rows(paths)
+def convert(
+    paths: list[str],
+    target: Path,
+    kind: str,
+    split: str = "train",
+    answer_field: str | None = None,
+    fields: dict[str, dict[str, str]] | None = None,
+) -> Path:
+    rows = read_mapped_rows(paths, fields or {})
     if kind == "sft":
         records = [sft_record(row) for row in rows]
     else:

