@@ -162,7 +162,8 @@ class JobSupervisor:
         error = exit_info.describe()
         if exit_info.succeeded:
             error += " without reporting completion"
-        last_lines = tail_lines(layout.stderr_path, ERROR_LOG_LINES)
+        # Ray jobs have one combined log (stdout); local processes put tracebacks on stderr.
+        last_lines = tail_lines(layout.stderr_path, ERROR_LOG_LINES) or tail_lines(layout.stdout_path, ERROR_LOG_LINES)
         if last_lines:
             error += "\n" + "\n".join(last_lines)
         return JobStatus.FAILED, exit_info.describe(), error

@@ -18,6 +18,7 @@ class Health(BaseModel):
 class SystemInfo(BaseModel):
     version: str
     home: str
+    paths: dict[str, str]
     database: str
     run_modes: list[str]
     engines: list[str]
@@ -34,6 +35,12 @@ def system_info(platform: PlatformDep) -> SystemInfo:
     return SystemInfo(
         version=__version__,
         home=str(platform.settings.home),
+        paths={
+            "jobs": str(platform.settings.jobs_dir),
+            "models": str(platform.settings.models_dir),
+            "datasets": str(platform.settings.datasets_dir),
+            "vectors": platform.settings.vector_uri,
+        },
         database=platform.db.engine.url.get_backend_name(),
         run_modes=["local"],
         engines=available_engines(),

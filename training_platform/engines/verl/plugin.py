@@ -311,7 +311,17 @@ def _narrow_trl_check() -> None:
     import_utils.is_trl_available = trl_value_head_available
 
 
+def _leave_ray_worker_mode() -> None:
+    """torchrun's processes are not Ray workers, but started inside a Ray job (run mode ray) they inherit
+    the job driver's RAY_EXPERIMENTAL_NOSET_*_VISIBLE_DEVICES flags, and verl's Worker then asks Ray for
+    accelerator ids these processes do not have."""
+    for name in [name for name in os.environ if name.startswith("RAY_EXPERIMENTAL_NOSET_")]:
+        del os.environ[name]
+
+
 _narrow_trl_check()
+if os.environ.get("TORCHELASTIC_RUN_ID"):  # set by torchrun
+    _leave_ray_worker_mode()
 if os.environ.get("VERL_PLATFORM") == "cpu":
     _register_cpu_platform()
 if os.environ.get("PLATFORM_JOB_DIR") and os.environ.get("PLATFORM_JOB_ID"):

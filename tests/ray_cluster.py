@@ -1,0 +1,85 @@
+"""A Ray head for tests, on loopback only, started and stopped by the test itself.
+
+Ray binds every interface unless its network namespace has nothing but `lo` (infra findings §3b), so
+the head — and whatever must reach it — runs in a fresh namespace. Everything in the namespace is
+stopped by PID at the end (`ray stop` would kill every Ray process on the machine).
+"""
+
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+DASHBOARD_PORT = 8265
+
+
+class LoopbackRayCluster:
+    def __init__(self, workdir: Path):
+        self.namespace = f"tplat-{uuid.uuid4().hex[:8]}"
+        self.workdir = workdir
+        self.token_file = workdir / "ray_auth_token"
+        self.temp_dir = Path(f"/tmp/ray-{self.namespace}")  # Ray's socket paths must stay short
+        self.address = f"http://127.0.0.1:{DASHBOARD_PORT}"
+
+    @property
+    def env(self) -> dict[str, str]:
+        return {
+            **os.environ,
+            "RAY_USAGE_STATS_ENABLED": "0",
+            "RAY_AUTH_MODE": "token",
+            "RAY_AUTH_TOKEN_PATH": str(self.token_file),
+        }
+
+    def inside(self, argv: list[str]) -> list[str]:
+        return ["ip", "netns", "exec", self.namespace, *argv]
+
+    def start(self) -> None:
+        subprocess.run(["ip", "netns", "add", self.namespace], check=True)
+        subprocess.run(self.inside(["ip", "link", "set", "lo", "up"]), check=True)
+        self.token_file.write_text(secrets.token_hex(32))
+        ray = str(Path(sys.executable).with_name("ray"))
+        subprocess.run(
+            self.inside(
+                [
+                    ray,
+                    "start",
+                    "--head",
+                    "--dashboard-host",
+                    "127.0.0.1",
+                    f"--dashboard-port={DASHBOARD_PORT}",
+                    "--num-cpus",
+                    "2",
+                    "--object-store-memory",
+                    str(256 * 2**20),
+                    "--disable-usage-stats",
+                    "--temp-dir",
+                    str(self.temp_dir),
+                ]
+            ),
+            env=self.env,
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+
+    def pids(self) -> list[int]:
+        result = subprocess.run(["ip", "netns", "pids", self.namespace], capture_output=True, text=True)
+        return [int(pid) for pid in result.stdout.split()]
+
+    def stop(self) -> None:
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            for pid in self.pids():
+                try:
+                    os.kill(pid, sig)
+                except ProcessLookupError:
+                    pass
+            deadline = time.monotonic() + 10
+            while self.pids() and time.monotonic() < deadline:
+                time.sleep(0.2)
+        subprocess.run(["ip", "netns", "del", self.namespace], check=False)
+        shutil.rmtree(self.temp_dir, ignore_errors=True)
