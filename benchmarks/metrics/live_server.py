@@ -26,6 +26,10 @@ def bench_files() -> dict[str, str]:
     return followed
 
 
+# The web UI's catch-all answers every GET path registered before it; this route has to come first.
+app.router.routes.insert(0, app.router.routes.pop())
+
+
 if __name__ == "__main__":
     logging.basicConfig(level=logging.WARNING)
     settings = get_settings()

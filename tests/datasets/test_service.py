@@ -11,8 +11,7 @@ from tests.datasets.files import WRITERS, clean_sft_rows, write_jsonl, write_par
 from training_platform.datasets.audit import AuditOptions
 from training_platform.datasets.convert import ConvertRequest
 from training_platform.datasets.schemas import DatasetRegister, DatasetUpdate, DatasetUpload, DedupRequest
-from training_platform.engines.trl import recipe
-from training_platform.engines.trl.run_config import RunConfig
+from training_platform.datasets.table import read_mapped_rows
 from training_platform.errors import ConflictError, InvalidInputError, NotFoundError, TooLargeError
 from training_platform.jobs.schemas import JobCreate
 
@@ -162,16 +161,7 @@ def test_jobs_read_a_registered_dataset_through_its_field_mapping(platform, tmp_
     job = platform.jobs.create(JobCreate(**body, dataset_paths=["dataset:qa"]))
     assert job.dataset_paths == [str(path)]
     assert job.dataset_fields == {str(path): {"prompt": "question", "response": "answer"}}
-    config = RunConfig(
-        job_id=job.id,
-        algorithm="sft",
-        model_path=job.model_path,
-        dataset_paths=job.dataset_paths,
-        dataset_fields=job.dataset_fields,
-        params=job.params,
-        output_dir=job.output_dir,
-    )
-    first = recipe._read_rows(config, str(path))[0]
+    first = read_mapped_rows(job.dataset_paths, job.dataset_fields)[0]
     assert (first["prompt"], first["response"]) == (rows[0]["question"], rows[0]["answer"])
 
 
