@@ -5,7 +5,17 @@ BIN := $(VENV)/bin
 # constraints.txt pins every transitive dependency to the versions the test suite ran with.
 PIP_INSTALL := $(BIN)/pip install --disable-pip-version-check -q -c constraints.txt
 
-.PHONY: run test install lint bench
+# The web UI: built from frontend/ into training_platform/web/, which the server serves at /.
+NPM ?= npm
+WEB := training_platform/web/index.html
+WEB_SOURCES := $(shell find frontend/src frontend/public frontend/scripts -type f) \
+	frontend/index.html frontend/package.json frontend/tsconfig.json frontend/vite.config.ts
+NODE_MODULES := frontend/node_modules/.package-lock.json
+# Debian's Chromium for the browser tests: Playwright cannot download its own browsers here.
+CHROMIUM := /usr/bin/chromium
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+
+.PHONY: run test install lint bench web
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,13 +26,28 @@ $(VENV)/.installed: $(BIN)/python pyproject.toml constraints.txt
 
 install: $(VENV)/.installed
 
-## run: install, initialise the database, add the demo model/data/job, serve on http://127.0.0.1:8000
-run: install
+# --ignore-scripts: nothing the build uses needs an install script (one dependency's would only phone home).
+$(NODE_MODULES): frontend/package-lock.json
+	cd frontend && $(NPM) ci --ignore-scripts --no-audit --no-fund
+
+$(WEB): $(NODE_MODULES) $(WEB_SOURCES)
+	cd frontend && $(NPM) run build
+
+## web: build the web UI (needs Node.js 20 and npm)
+web: $(WEB)
+
+$(CHROMIUM):
+	$(SUDO) apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends chromium
+
+## run: install, build the web UI, initialise the database, add the demo model/data/job, serve on http://127.0.0.1:8000
+run: install web
 	$(BIN)/tplat demo
 	$(BIN)/tplat serve
 
-## test: install with test extras and run the whole suite (SQLite and the PostgreSQL at 127.0.0.1:5432)
-test: lint
+## test: install with test extras, build the web UI, install Chromium if missing, run the whole suite
+## (SQLite and the PostgreSQL at 127.0.0.1:5432; the browser tests drive the built UI)
+test: lint web $(CHROMIUM)
 	$(BIN)/pytest
 
 lint: install

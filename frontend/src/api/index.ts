@@ -1,0 +1,91 @@
+// Every endpoint the UI uses, typed.
+import { del, get, patch, post, upload, type Query } from './client'
+import type {
+  AlgorithmInfo,
+  Anomaly,
+  Checkpoint,
+  GpuInfo,
+  Job,
+  JobEvent,
+  LogTail,
+  MetricsResponse,
+  ModelPreset,
+  Recommendation,
+  RegisteredModel,
+  SystemInfo,
+} from './types'
+import type {
+  AuditOptions,
+  AuditTask,
+  Dataset,
+  DatasetStats,
+  DatasetTask,
+  LossPreview,
+  RowsPage,
+  SearchHit,
+} from './datasets'
+
+const job = (id: string) => `/jobs/${encodeURIComponent(id)}`
+const monitoring = (id: string) => `/monitoring/${encodeURIComponent(id)}`
+const dataset = (id: string) => `/datasets/${encodeURIComponent(id)}`
+
+export interface JobCreateBody {
+  name: string
+  algorithm: string
+  engine: string
+  model_path: string
+  dataset_paths: string[]
+  eval_dataset_path: string | null
+  params: Record<string, unknown>
+  start: boolean
+}
+
+export const api = {
+  system: () => get<SystemInfo>('/system'),
+  algorithms: () => get<AlgorithmInfo[]>('/algorithms'),
+  models: () => get<RegisteredModel[]>('/models'),
+
+  jobs: (status: string[] = []) => get<Job[]>('/jobs', { status, limit: 1000 }),
+  job: (id: string) => get<Job>(job(id)),
+  createJob: (body: JobCreateBody) => post<Job>('/jobs', body),
+  jobAction: (id: string, action: string) => post<Job>(`${job(id)}/${action}`),
+  deleteJob: (id: string) => del(job(id)),
+  events: (id: string) => get<JobEvent[]>(`${job(id)}/events`),
+  checkpoints: (id: string) => get<Checkpoint[]>(`${job(id)}/checkpoints`),
+  logs: (id: string, stream: string, lines: number, contains: string) =>
+    get<LogTail>(`${job(id)}/logs`, { stream, lines, contains }),
+  logDownloadUrl: (id: string, stream: string) => `/api/v1${job(id)}/logs/download?stream=${stream}`,
+
+  metrics: (id: string, query: { keys?: string[]; start_step?: number; end_step?: number; max_points?: number }) =>
+    get<MetricsResponse>(`${monitoring(id)}/metrics`, { ...query, keys: query.keys?.join(',') } as Query),
+  anomalies: (id: string) => get<Anomaly[]>(`${monitoring(id)}/metrics/anomalies`),
+  metricsExportUrl: (id: string, format: 'csv' | 'parquet') => `/api/v1${monitoring(id)}/metrics/export?format=${format}`,
+
+  gpus: () => get<GpuInfo[]>('/compute/gpus'),
+  modelPresets: () => get<ModelPreset[]>('/compute/models'),
+  recommend: (body: Record<string, unknown>) => post<Recommendation>('/compute/recommend', body),
+
+  datasets: () => get<Dataset[]>('/datasets'),
+  dataset: (id: string) => get<Dataset>(dataset(id)),
+  uploadDataset: (query: Query, file: File, onProgress: (fraction: number) => void) =>
+    upload<Dataset>('/datasets/upload', query, file, onProgress),
+  updateDataset: (id: string, body: { field_mapping?: Record<string, string>; label_fields?: string[]; description?: string }) =>
+    patch<Dataset>(dataset(id), body),
+  deleteDataset: (id: string) => del(dataset(id)),
+  versions: (id: string) => get<Dataset[]>(`${dataset(id)}/versions`),
+  rows: (id: string, offset: number, limit: number) => get<RowsPage>(`${dataset(id)}/rows`, { offset, limit }),
+  preview: (id: string, row: number, tokenizer: string) =>
+    get<LossPreview>(`${dataset(id)}/rows/${row}/preview`, { tokenizer }),
+  stats: (id: string, tokenizer: string | null, bins: number) =>
+    get<DatasetStats>(`${dataset(id)}/stats`, { tokenizer, bins }),
+  startAudit: (id: string, options: AuditOptions) => post<DatasetTask>(`${dataset(id)}/audit`, options),
+  startIndex: (id: string) => post<DatasetTask>(`${dataset(id)}/index`),
+  indexState: (id: string) => get<{ ready: boolean }>(`${dataset(id)}/index`),
+  search: (id: string, query: string, topK: number) =>
+    post<SearchHit[]>(`${dataset(id)}/search`, { query, top_k: topK }),
+  startDedup: (id: string, body: { method: string; threshold: number | null; name: string | null }) =>
+    post<DatasetTask>(`${dataset(id)}/dedup`, body),
+  tasks: (id: string) => get<DatasetTask[]>(`${dataset(id)}/tasks`),
+  task: (id: string, task: string) => get<AuditTask>(`${dataset(id)}/tasks/${encodeURIComponent(task)}`),
+  reportUrl: (report: string) => `/api/v1/datasets/reports/${encodeURIComponent(report)}`,
+}

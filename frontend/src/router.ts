@@ -1,0 +1,17 @@
+import { createRouter, createWebHistory } from 'vue-router'
+
+// Each page is its own chunk: the jobs list does not wait for the dataset or configurator code.
+export const router = createRouter({
+  history: createWebHistory(),
+  routes: [
+    { path: '/', redirect: '/jobs' },
+    { path: '/jobs', name: 'jobs', component: () => import('./views/JobsList.vue') },
+    { path: '/jobs/new', name: 'job-new', component: () => import('./views/JobCreate.vue') },
+    { path: '/jobs/:id', name: 'job', component: () => import('./views/JobDetail.vue'), props: true },
+    { path: '/datasets', name: 'datasets', component: () => import('./views/DatasetsList.vue') },
+    { path: '/datasets/:id', name: 'dataset', component: () => import('./views/DatasetDetail.vue'), props: true },
+    { path: '/compute', name: 'compute', component: () => import('./views/ComputeView.vue') },
+    { path: '/settings', name: 'settings', component: () => import('./views/SettingsView.vue') },
+    { path: '/:unknown(.*)*', name: 'not-found', component: () => import('./views/NotFound.vue') },
+  ],
+})

@@ -1,0 +1,113 @@
+"""Browser tests: Debian's Chromium driven by Playwright against a real `tplat serve` with the built web UI.
+
+Every test leaves a screenshot in the output directory (PLATFORM_TEST_SCREENSHOTS, default build/ui-screenshots)
+and fails if the page logged a console error or threw, unless the test declared that error expected.
+"""
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
+
+from tests.helpers import ServerProcess
+
+REPO = Path(__file__).resolve().parents[2]
+WEB_INDEX = REPO / "training_platform" / "web" / "index.html"
+CHROMIUM = Path(os.environ.get("PLATFORM_TEST_CHROMIUM", "/usr/bin/chromium"))
+SCREENSHOTS = Path(os.environ.get("PLATFORM_TEST_SCREENSHOTS", REPO / "build" / "ui-screenshots"))
+# Playwright adds --headless itself; the rest keeps Chromium from reaching out to the network or a GPU.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+DEMO_MODEL = "demo-tiny-qwen2"
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not WEB_INDEX.is_file():
+        pytest.fail(
+            f"the web UI is not built ({WEB_INDEX} is missing): run `make web` (or `make test`, which builds it)"
+        )
+    if not CHROMIUM.is_file():
+        pytest.fail(f"Chromium is not installed at {CHROMIUM}: `make test` installs Debian's chromium package")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def ui_server(tmp_path_factory, demo_assets) -> Iterator[ServerProcess]:
+    """A real server whose registry holds the demo model and datasets, as after `tplat demo`."""
+    server = ServerProcess(home=tmp_path_factory.mktemp("ui_home"))
+    server.start()
+    try:
+        response = server.api.post("/models", json={"name": DEMO_MODEL, "path": str(demo_assets["model"])})
+        assert response.status_code == 201, response.text
+        for kind in ("sft", "dpo", "grpo"):
+            body = {"name": f"demo-{kind}", "path": str(demo_assets[kind]), "kind": kind}
+            response = server.api.post("/datasets", json=body)
+            assert response.status_code == 201, response.text
+        yield server
+    finally:
+        server.shutdown()
+
+
+class ConsoleWatch:
+    """Console errors and uncaught exceptions of a page; a test names the ones it provokes on purpose."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+        self.expected: list[re.Pattern] = []
+
+    def on_console(self, message: ConsoleMessage) -> None:
+        if message.type == "error":
+            self.errors.append(f"console error: {message.text} ({message.location.get('url', '')})")
+
+    def on_page_error(self, error: Exception) -> None:
+        self.errors.append(f"uncaught: {error}")
+
+    def expect(self, pattern: str) -> None:
+        self.expected.append(re.compile(pattern))
+
+    def unexpected(self) -> list[str]:
+        return [error for error in self.errors if not any(p.search(error) for p in self.expected)]
+
+
+@pytest.fixture
+def console() -> ConsoleWatch:
+    return ConsoleWatch()
+
+
+@pytest.fixture
+def page(browser: Browser, console: ConsoleWatch, request) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    opened = context.new_page()
+    opened.set_default_timeout(30_000)
+    opened.on("console", console.on_console)
+    opened.on("pageerror", console.on_page_error)
+    try:
+        yield opened
+    finally:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        opened.screenshot(path=str(SCREENSHOTS / f"{request.node.name}.png"))
+        context.close()
+    assert not console.unexpected(), "\n".join(console.unexpected())
+
+
+def screenshot(page: Page, name: str) -> Path:
+    """An extra screenshot under a name of its own (the README's come from here)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path

@@ -1,0 +1,187 @@
+"""Jobs in the browser: the form, live charts over the WebSocket, pause and resume, zoom, playback, added charts."""
+
+import json
+import math
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.helpers import ServerProcess, wait_until
+from tests.ui.conftest import DEMO_MODEL, screenshot
+from tests.ui.elements import choose, form_item, points
+
+
+def test_the_form_shows_each_api_error_next_to_its_field_and_creates_nothing(page: Page, ui_server, console):
+    console.expect("status of 422")
+    page.goto(f"{ui_server.url}/jobs/new")
+    choose(page, "model_path", DEMO_MODEL)
+    choose(page, "dataset_paths", "demo-sft")
+    name_error = form_item(page, "Job name").locator(".el-form-item__error")
+    page.get_by_test_id("create-job").click()
+    expect(name_error).to_contain_text("at least 1 character")
+
+    page.locator("[data-field='name']").fill("has spaces")
+    page.get_by_test_id("create-job").click()
+    expect(name_error).to_contain_text("should match pattern")
+
+    # Every parameter problem in one round trip, each under the input it concerns.
+    page.locator("[data-field='name']").fill("ui-invalid")
+    page.locator("[data-field='learning_rate']").fill("2")
+    page.locator("[data-field='warmup_ratio']").fill("1.5")
+    page.get_by_test_id("create-job").click()
+    expect(form_item(page, "Learning rate").locator(".el-form-item__error")).to_contain_text("less than or equal to 1")
+    expect(form_item(page, "Warmup ratio").locator(".el-form-item__error")).to_contain_text("less than 1")
+    expect(name_error).to_have_count(0)
+
+    # A rule across fields is named after the whole parameter set; it is shown at the batch size.
+    page.locator("[data-field='learning_rate']").fill("1e-3")
+    page.locator("[data-field='warmup_ratio']").fill("0")
+    page.locator("[data-field='micro_batch_size']").fill("5")
+    page.get_by_test_id("create-job").click()
+    expect(form_item(page, "Batch size").locator(".el-form-item__error")).to_contain_text("must be a multiple of")
+    expect(form_item(page, "Learning rate").locator(".el-form-item__error")).to_have_count(0)
+
+    # GRPO brings its own fields; a reward's answer field the data lacks is named under that reward's input.
+    page.get_by_text("GRPO", exact=True).click()
+    expect(page.get_by_test_id("rewards")).to_be_visible()
+    expect(page.locator("[data-field='rollout_n']")).to_have_value("8")
+    page.locator("[data-field='dataset_paths'] .el-tag", has_text="demo-sft").locator(".el-tag__close").click()
+    choose(page, "dataset_paths", "demo-grpo")
+    page.locator("[data-field='rewards.0.answer_field']").fill("no_such_column")
+    page.get_by_test_id("create-job").click()
+    expect(form_item(page, "Answer field").locator(".el-form-item__error")).to_contain_text("no_such_column")
+    assert page.url.endswith("/jobs/new")
+    assert ui_server.api.get("/jobs").json() == []
+
+
+@pytest.mark.slow
+def test_a_demo_sft_job_created_in_the_form_trains_live_pauses_and_resumes(page: Page, ui_server, console):
+    page.goto(f"{ui_server.url}/jobs")
+    expect(page.get_by_text("No jobs yet")).to_be_visible()
+    page.get_by_test_id("new-job").click()
+    page.locator("[data-field='name']").fill("ui-sft")
+    choose(page, "model_path", DEMO_MODEL)
+    choose(page, "dataset_paths", "demo-sft")
+    page.locator("[data-field='learning_rate']").fill("1e-3")
+    page.locator("[data-field='batch_size']").fill("8")
+    page.locator("[data-field='micro_batch_size']").fill("8")
+    choose(page, "length_mode", "Steps")
+    page.locator("[data-field='max_steps']").fill("600")
+    page.locator("[data-field='save_interval']").fill("200")
+    page.get_by_test_id("create-job").click()
+
+    page.wait_for_url(re.compile(r"/jobs/[0-9a-f]{32}$"))
+    job_id = page.url.rsplit("/", 1)[1]
+    job = ui_server.job(job_id)
+    assert (job["name"], job["algorithm"], job["params"]["max_steps"], job["params"]["learning_rate"]) == (
+        "ui-sft",
+        "sft",
+        600,
+        1e-3,
+    )
+    expect(page.get_by_test_id("status")).to_have_text("Running", timeout=60_000)
+    expect(page.get_by_test_id("live")).to_be_visible()
+
+    # The loss chart gains points while the page stays as it is: they come over the WebSocket.
+    wait_until(lambda: points(page, "Loss") >= 10, timeout=120, message="the first loss points")
+    seen = points(page, "Loss")
+    wait_until(lambda: points(page, "Loss") >= seen + 20, timeout=60, message="more loss points, live")
+    assert page.evaluate("performance.getEntriesByType('navigation').length") == 1  # no reload happened
+    for title in ("Learning rate", "Gradient norm", "Throughput (tokens/s)", "Step time (s)"):
+        expect(page.locator(f".metric-chart[data-chart='{title}']")).to_be_visible()
+
+    page.locator("[data-action='pause']").click()
+    expect(page.get_by_test_id("status")).to_have_text("Paused", timeout=60_000)
+    expect(page.locator("[data-action='resume']")).to_be_visible()
+    expect(page.locator("[data-action='pause']")).to_have_count(0)
+    paused_at = ui_server.job(job_id)["progress"]["current_step"]
+    assert 30 <= paused_at < 600
+    wait_until(lambda: points(page, "Loss") >= paused_at, timeout=30, message="every step before the pause charted")
+    expect(page.get_by_test_id("last-checkpoint")).to_have_text(str(paused_at))
+    page.get_by_role("tab", name=re.compile("Checkpoints")).click()
+    expect(page.get_by_test_id("checkpoints").get_by_text(f"checkpoint-{paused_at}", exact=True)).to_be_visible()
+
+    page.locator("[data-action='resume']").click()
+    expect(page.get_by_test_id("status")).to_have_text("Running", timeout=60_000)
+    wait_until(lambda: points(page, "Loss") >= paused_at + 20, timeout=120, message="loss points after the resume")
+    chart_steps = int(page.locator(".metric-chart[data-chart='Loss']").get_attribute("data-last-step"))
+    assert chart_steps > paused_at
+    # The README's picture: the running job's page from the top, charts and all.
+    expect(page.get_by_test_id("loss")).not_to_have_text("—")
+    page.set_viewport_size({"width": 1440, "height": 1000})
+    page.wait_for_timeout(500)
+    screenshot(page, "job-detail-live")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.get_by_role("tab", name="Logs").click()
+    expect(page.get_by_test_id("logs").locator(".line").filter(has_text=re.compile(r"\w")).first).to_be_visible()
+
+    page.locator("[data-action='stop']").click()
+    page.locator(".el-message-box").get_by_role("button", name="Stop").click()
+    expect(page.get_by_test_id("status")).to_have_text("Cancelled", timeout=60_000)
+    expect(page.locator("[data-action='stop']")).to_have_count(0)
+    page.goto(f"{ui_server.url}/jobs")
+    row = page.locator(".jobs-table .el-table__row", has_text="ui-sft")
+    expect(row.get_by_test_id("status")).to_have_text("Cancelled")
+    expect(row.locator("svg.spark polyline")).to_have_count(1)
+
+
+def write_run(path, steps: int) -> None:
+    """A long recorded run: a smooth loss with one NaN step (flagged as an anomaly) and a key of its own."""
+    with open(path, "w", encoding="utf-8") as handle:
+        for step in range(1, steps + 1):
+            loss = math.nan if step == 777 else 2 + math.sin(step / 900)
+            record = {
+                "step": step,
+                "timestamp": 1_700_000_000 + step,
+                "loss": {"total_loss": loss},
+                "custom": {"my_metric": step % 97},
+            }
+            if step == 777:
+                record["anomaly"] = {"type": "non_finite_loss", "message": "loss is nan at step 777"}
+            handle.write(json.dumps(record) + "\n")
+
+
+def test_a_100k_step_run_zooms_into_full_detail_plays_back_and_charts_any_key(
+    page: Page, ui_server: ServerProcess, tmp_path
+):
+    run = tmp_path / "long.jsonl"
+    write_run(run, 100_000)
+    result = ui_server.cli("metrics", "ingest", str(run), "--job", "long-run")
+    assert result.returncode == 0, result.stderr
+    page.goto(f"{ui_server.url}/jobs/long-run")
+
+    # History arrives downsampled (the series has 100k points; a chart needs a few thousand), NaN flagged.
+    wait_until(lambda: points(page, "Loss") > 0, timeout=30, message="the loss history")
+    assert points(page, "Loss") <= 2000
+    loss_chart = page.locator(".metric-chart[data-chart='Loss']")
+    expect(loss_chart).to_have_attribute("data-last-step", "100000")
+    expect(page.get_by_test_id("anomalies")).to_contain_text("loss is nan at step 777")
+    assert int(loss_chart.get_attribute("data-marks")) >= 2  # the anomaly and the NaN point
+
+    # Zooming in asks the API for the visible range in full detail.
+    canvas = loss_chart.locator("canvas").first
+    box = canvas.bounding_box()
+    with page.expect_request(lambda r: "/metrics?" in r.url and "start_step=" in r.url) as detail:
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        for _ in range(12):
+            page.mouse.wheel(0, -400)
+            page.wait_for_timeout(30)
+    assert "max_points=" in detail.value.url
+    expect(page.get_by_text(re.compile(r"steps \d+ to \d+ in full detail"))).to_be_visible()
+
+    # A key the standard charts do not show becomes a chart of its own.
+    choose(page, "add_chart", "my_metric")
+    expect(page.locator(".metric-chart[data-chart='my_metric']")).to_be_visible()
+    wait_until(lambda: points(page, "my_metric") > 0, timeout=10, message="the added chart's points")
+
+    # Playback of steps 50..80 at 10x: the recording is 1 s per step, so about 3 s.
+    page.locator(".playback .el-input-number").nth(0).locator("input").fill("50")
+    page.locator(".playback .el-input-number").nth(1).locator("input").fill("80")
+    choose(page, "playback_speed", "10×")
+    page.get_by_test_id("playback-start").click()
+    expect(page.get_by_test_id("playback-progress")).to_contain_text("100%", timeout=30_000)
+    assert points(page, "Loss") == 31
+    page.get_by_test_id("playback-exit").click()
+    wait_until(lambda: points(page, "Loss") > 31, timeout=10, message="the live series back")
+    expect(page.get_by_text(re.compile(r"in full detail"))).to_have_count(0)
