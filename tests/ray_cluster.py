@@ -1,8 +1,8 @@
-"""A Ray head for tests, on loopback only, started and stopped by the test itself.
+"""Ray for tests, on loopback only, started and stopped by the test itself.
 
 Ray binds every interface unless its network namespace has nothing but `lo` (infra findings §3b), so
-the head — and whatever must reach it — runs in a fresh namespace. Everything in the namespace is
-stopped by PID at the end (`ray stop` would kill every Ray process on the machine).
+Ray — and whatever must reach it — runs in a fresh namespace. Everything in the namespace is stopped by
+PID at the end (`ray stop` would kill every Ray process on the machine).
 """
 
 import os
@@ -18,9 +18,42 @@ from pathlib import Path
 DASHBOARD_PORT = 8265
 
 
-class LoopbackRayCluster:
-    def __init__(self, workdir: Path):
+class LoopbackNamespace:
+    """A network namespace with only `lo`: what runs inside can bind nothing but loopback."""
+
+    def __init__(self):
         self.namespace = f"tplat-{uuid.uuid4().hex[:8]}"
+
+    def inside(self, argv: list[str]) -> list[str]:
+        return ["ip", "netns", "exec", self.namespace, *argv]
+
+    def create(self) -> None:
+        subprocess.run(["ip", "netns", "add", self.namespace], check=True)
+        subprocess.run(self.inside(["ip", "link", "set", "lo", "up"]), check=True)
+
+    def pids(self) -> list[int]:
+        result = subprocess.run(["ip", "netns", "pids", self.namespace], capture_output=True, text=True)
+        return [int(pid) for pid in result.stdout.split()]
+
+    def delete(self) -> None:
+        """Stop every process still in the namespace (SIGTERM, then SIGKILL), then remove it."""
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            for pid in self.pids():
+                try:
+                    os.kill(pid, sig)
+                except ProcessLookupError:
+                    pass
+            deadline = time.monotonic() + 10
+            while self.pids() and time.monotonic() < deadline:
+                time.sleep(0.2)
+        subprocess.run(["ip", "netns", "del", self.namespace], check=False)
+
+
+class LoopbackRayCluster(LoopbackNamespace):
+    """A Ray head alone in a loopback namespace."""
+
+    def __init__(self, workdir: Path):
+        super().__init__()
         self.workdir = workdir
         self.token_file = workdir / "ray_auth_token"
         self.temp_dir = Path(f"/tmp/ray-{self.namespace}")  # Ray's socket paths must stay short
@@ -35,12 +68,8 @@ class LoopbackRayCluster:
             "RAY_AUTH_TOKEN_PATH": str(self.token_file),
         }
 
-    def inside(self, argv: list[str]) -> list[str]:
-        return ["ip", "netns", "exec", self.namespace, *argv]
-
     def start(self) -> None:
-        subprocess.run(["ip", "netns", "add", self.namespace], check=True)
-        subprocess.run(self.inside(["ip", "link", "set", "lo", "up"]), check=True)
+        self.create()
         self.token_file.write_text(secrets.token_hex(32))
         ray = str(Path(sys.executable).with_name("ray"))
         subprocess.run(
@@ -67,19 +96,6 @@ class LoopbackRayCluster:
             timeout=120,
         )
 
-    def pids(self) -> list[int]:
-        result = subprocess.run(["ip", "netns", "pids", self.namespace], capture_output=True, text=True)
-        return [int(pid) for pid in result.stdout.split()]
-
     def stop(self) -> None:
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            for pid in self.pids():
-                try:
-                    os.kill(pid, sig)
-                except ProcessLookupError:
-                    pass
-            deadline = time.monotonic() + 10
-            while self.pids() and time.monotonic() < deadline:
-                time.sleep(0.2)
-        subprocess.run(["ip", "netns", "del", self.namespace], check=False)
+        self.delete()
         shutil.rmtree(self.temp_dir, ignore_errors=True)

@@ -44,7 +44,13 @@ class Platform:
             settings.dataset_error_limit,
         )
         store = JobStore(db)
-        supervisor = JobSupervisor(store, _runners(settings), settings.stop_grace_seconds, settings.train_cpu_threads)
+        supervisor = JobSupervisor(
+            store,
+            _runners(settings),
+            settings.stop_grace_seconds,
+            settings.train_cpu_threads,
+            settings.job_stall_seconds,
+        )
         jobs = JobService(store, supervisor, settings.jobs_dir, settings.dataset_error_limit, datasets.resolve)
         metrics = MetricsService(MetricStore(db), jobs, settings.metrics_flush_records, settings.metrics_flush_seconds)
         supervisor.listeners.append(metrics)
@@ -59,6 +65,7 @@ class Platform:
         )
 
     def close(self) -> None:
+        self.supervisor.close()
         self.datasets.close()
         self.db.dispose()
 

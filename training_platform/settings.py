@@ -1,5 +1,6 @@
 """The one settings object. Every value can be set by an environment variable prefixed PLATFORM_."""
 
+import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -29,6 +30,16 @@ class Settings(BaseSettings):
         default="", description="Ray dashboard URL for run mode `ray` (e.g. http://127.0.0.1:8265); empty disables it."
     )
     ray_auth_token_file: Path | None = Field(default=None, description="File holding the Ray cluster's auth token.")
+    verl_python: Path | None = Field(
+        default=None,
+        description="Interpreter of the environment verl jobs run in (e.g. .venv-rl/bin/python from "
+        "`make rl-env`); empty means the platform's own.",
+    )
+    job_stall_seconds: float = Field(
+        default=1800.0,
+        gt=0,
+        description="A running job that writes no log line, metric or status for this long is stopped as hung.",
+    )
     embedding_batch_size: int = Field(default=64, ge=1, description="Texts embedded per forward pass.")
     embedding_cpu_threads: int = Field(
         default=0, ge=0, description="torch threads for embeddings on CPU; 0 lets torch decide."
@@ -39,6 +50,9 @@ class Settings(BaseSettings):
     @model_validator(mode="after")
     def _resolve_paths(self) -> "Settings":
         self.home = self.home.expanduser().resolve()
+        if self.verl_python:
+            # Not resolved: a virtual environment's python is a symlink, and it only works under its own name.
+            self.verl_python = Path(os.path.abspath(self.verl_python.expanduser()))
         if not self.database_url:
             self.database_url = f"sqlite:///{self.home / 'platform.db'}"
         if not self.url:

@@ -84,7 +84,7 @@ def test_verl_rl_is_refused_before_launch_without_a_rollout_engine(server, demo_
     response = server.api.post("/jobs", json=body)
     assert response.status_code == 422
     [error] = response.json()["errors"]
-    assert error["field"] == "algorithm" and "none is installed here" in error["message"]
+    assert error["field"] == "algorithm" and "none is installed in" in error["message"]
     auto = server.create_job(**{**body, "name": "auto-grpo", "engine": "auto"})
     assert auto["engine"] == "trl"  # routed to the engine that can run it here
 

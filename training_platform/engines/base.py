@@ -44,6 +44,7 @@ class RunRequest:
     params: TrainingParams
     layout: JobLayout
     dataset_fields: dict[str, dict[str, str]] = field(default_factory=dict)  # field mapping per data path
+    run_mode: str = "local"
 
 
 class Engine(ABC):

@@ -2,6 +2,9 @@
 processes that outlived a restart of the platform server."""
 
 import logging
+import re
+import threading
+import time
 from functools import partial
 from pathlib import Path
 from typing import Protocol
@@ -21,6 +24,9 @@ from training_platform.runners.base import ExitInfo, ProcessHandle, Runner
 
 log = logging.getLogger(__name__)
 ERROR_LOG_LINES = 20
+STALL_CHECK_SECONDS = 10.0
+# A line that reports an error: "RuntimeError: ...", "ray.exceptions.RayTaskError(...)", "OSError(...)".
+ERROR_LINE = re.compile(r"\b\w*(Error|Exception)\b[:(]")
 
 
 def layout_of(job: Job) -> JobLayout:
@@ -38,6 +44,7 @@ def run_request(job: Job) -> RunRequest:
         params=parse_params(algorithm, job.params),
         layout=layout_of(job),
         dataset_fields=job.dataset_fields,
+        run_mode=job.run_mode,
     )
 
 
@@ -49,13 +56,48 @@ class JobListener(Protocol):
     def job_finished(self, job: Job) -> None: ...
 
 
+def last_activity(job: Job) -> float:
+    """When the job's process last showed life: a log line, a metrics record or a status update."""
+    layout = layout_of(job)
+    times = [job.process_started_at or 0.0]
+    for path in (layout.stdout_path, layout.stderr_path, layout.status_path, layout.metrics_path):
+        try:
+            times.append(path.stat().st_mtime)
+        except FileNotFoundError:
+            pass
+    return max(times)
+
+
+def log_excerpt(layout: JobLayout) -> list[str]:
+    # Ray jobs have one combined log (stdout); local processes put tracebacks on stderr.
+    return tail_lines(layout.stderr_path, ERROR_LOG_LINES) or tail_lines(layout.stdout_path, ERROR_LOG_LINES)
+
+
+def last_error_line(layout: JobLayout) -> str | None:
+    for path in (layout.stderr_path, layout.stdout_path):
+        errors = [line.strip() for line in tail_lines(path, 500) if ERROR_LINE.search(line)]
+        if errors:
+            return errors[-1]
+    return None
+
+
 class JobSupervisor:
-    def __init__(self, store: JobStore, runners: dict[str, Runner], stop_grace_seconds: float, cpu_threads: int):
+    def __init__(
+        self,
+        store: JobStore,
+        runners: dict[str, Runner],
+        stop_grace_seconds: float,
+        cpu_threads: int,
+        stall_seconds: float,
+    ):
         self.store = store
         self.runners = runners  # by run mode
         self.stop_grace_seconds = stop_grace_seconds
         self.cpu_threads = cpu_threads
+        self.stall_seconds = stall_seconds
         self.listeners: list[JobListener] = []
+        self.hung: dict[str, str] = {}  # job id → why the platform stopped it as hung
+        self._closing = threading.Event()
 
     def runner_for(self, job: Job) -> Runner:
         return self.runners[job.run_mode]
@@ -103,6 +145,41 @@ class JobSupervisor:
         if handle is not None:
             self.runner_for(job).stop(handle, self.stop_grace_seconds)
 
+    def start_stall_watch(self) -> None:
+        """Stop running jobs that show no life for `stall_seconds` (a deadlocked collective, a rollout engine
+        whose error left the driver waiting forever), until `close()`."""
+        interval = min(STALL_CHECK_SECONDS, self.stall_seconds / 4)
+
+        def watch() -> None:
+            while not self._closing.wait(interval):
+                try:
+                    self.stop_stalled(time.time())
+                except Exception:
+                    log.exception("checking running jobs for stalls failed")
+
+        threading.Thread(target=watch, name="stall-watch", daemon=True).start()
+
+    def close(self) -> None:
+        self._closing.set()
+
+    def stop_stalled(self, now: float) -> list[str]:
+        """Stop (in the background) every running job quiet for longer than the limit; their ids."""
+        stopped = []
+        for job in self.store.query(statuses=[JobStatus.RUNNING], limit=10_000):
+            if job.process_started_at is None:
+                continue  # being launched
+            quiet = now - last_activity(job)
+            if job.id in self.hung or job.requested_action == "stop" or quiet < self.stall_seconds:
+                continue
+            reason = f"hung: no log line, metric or status for {quiet:.0f} s (limit {self.stall_seconds:.0f} s)"
+            if error := last_error_line(layout_of(job)):
+                reason += f"; its last error: {error}"
+            self.hung[job.id] = reason
+            self.store.record(job.id, "stall", f"{reason}; stopping it")
+            threading.Thread(target=self.stop, args=(job,), name=f"stop-hung-{job.id}", daemon=True).start()
+            stopped.append(job.id)
+        return stopped
+
     def recover(self) -> None:
         """Called at start: re-attach to jobs whose process still runs; settle the others from their status file."""
         for job in self.store.query(statuses=[JobStatus.RUNNING], limit=10_000):
@@ -149,6 +226,8 @@ class JobSupervisor:
         status = read_status(layout.status_path)
         reported = status.status if status else None
         unobserved = exit_info.code is None
+        if (hung := self.hung.pop(job.id, None)) is not None:
+            return JobStatus.FAILED, hung, "\n".join([hung, *log_excerpt(layout)])
         if job.requested_action == "stop":
             return JobStatus.CANCELLED, f"stopped by user ({exit_info.describe()})", None
         if reported == TrainingState.PAUSED and (exit_info.succeeded or unobserved):
@@ -162,8 +241,6 @@ class JobSupervisor:
         error = exit_info.describe()
         if exit_info.succeeded:
             error += " without reporting completion"
-        # Ray jobs have one combined log (stdout); local processes put tracebacks on stderr.
-        last_lines = tail_lines(layout.stderr_path, ERROR_LOG_LINES) or tail_lines(layout.stdout_path, ERROR_LOG_LINES)
-        if last_lines:
+        if last_lines := log_excerpt(layout):
             error += "\n" + "\n".join(last_lines)
         return JobStatus.FAILED, exit_info.describe(), error

@@ -44,7 +44,9 @@ class LocalRunner(Runner):
                 stdin=subprocess.DEVNULL,
                 stdout=out,
                 stderr=err,
-                start_new_session=True,  # its own process group, so stop reaches every worker it spawns
+                # Its own session: every process it spawns stays in it, even those that make a process group
+                # of their own (Ray's workers, vLLM's engine), so stop and the clean-up reach all of them.
+                start_new_session=True,
             )
         with self._lock:
             self._children[process.pid] = process
@@ -62,12 +64,14 @@ class LocalRunner(Runner):
         returncode = process.wait()
         with self._lock:
             self._children.pop(handle.pid, None)
+        self._kill_stragglers(handle)
         on_exit(_exit_info(returncode))
 
     def _wait_adopted(self, handle: ProcessHandle, on_exit: Callable[[ExitInfo], None]) -> None:
         # Not our child (the server restarted): its exit status is not ours to collect, only its end.
         while self.is_alive(handle):
             time.sleep(_POLL_INTERVAL_S)
+        self._kill_stragglers(handle)
         on_exit(ExitInfo(code=None))
 
     def is_alive(self, handle: ProcessHandle) -> bool:
@@ -83,25 +87,23 @@ class LocalRunner(Runner):
             return False
 
     def stop(self, handle: ProcessHandle, grace_seconds: float) -> None:
-        if not self.is_alive(handle):
-            self._kill_stragglers(handle)
-            return
-        self._kill_group(handle.pid, signal.SIGTERM)
-        deadline = time.monotonic() + grace_seconds
-        while self.is_alive(handle) and time.monotonic() < deadline:
-            time.sleep(0.05)
         if self.is_alive(handle):
-            self._kill_group(handle.pid, signal.SIGKILL)
-            while self.is_alive(handle):
+            self._kill_group(handle.pid, signal.SIGTERM)
+            deadline = time.monotonic() + grace_seconds
+            while self.is_alive(handle) and time.monotonic() < deadline:
                 time.sleep(0.05)
+            if self.is_alive(handle):
+                self._kill_session(handle.pid, signal.SIGKILL)
+                while self.is_alive(handle):
+                    time.sleep(0.05)
         self._kill_stragglers(handle)
 
     def _kill_stragglers(self, handle: ProcessHandle) -> None:
-        """Kill what is left of a group whose leader is gone. Linux does not hand out a pid that is still
-        some group's id, so if the pid is free, any member of that group is ours; if another process
-        holds the pid now, the group is not ours to touch."""
+        """Kill what is left of a session whose leader is gone (a Ray worker, a vLLM engine, a data loader).
+        Linux does not hand out a pid that is still some session's id, so if the pid is free, any member of
+        that session is ours; if another process holds the pid now, the session is not ours to touch."""
         if not psutil.pid_exists(handle.pid):
-            self._kill_group(handle.pid, signal.SIGKILL)
+            self._kill_session(handle.pid, signal.SIGKILL)
 
     @staticmethod
     def _kill_group(pgid: int, sig: signal.Signals) -> None:
@@ -109,3 +111,12 @@ class LocalRunner(Runner):
             os.killpg(pgid, sig)
         except (ProcessLookupError, PermissionError):
             pass
+
+    @staticmethod
+    def _kill_session(sid: int, sig: signal.Signals) -> None:
+        for pid in psutil.pids():
+            try:
+                if os.getsid(pid) == sid:
+                    os.kill(pid, sig)
+            except (ProcessLookupError, PermissionError):
+                pass

@@ -3,7 +3,8 @@ import shlex
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
-from training_platform.engines.verl.engine import validate_command, verl_installed
+from training_platform.engines.verl.engine import validate_command
+from training_platform.engines.verl.environment import verl_environment
 from training_platform.errors import FieldError, InvalidInputError
 
 router = APIRouter(prefix="/engines", tags=["engines"])
@@ -28,8 +29,9 @@ class VerlValidation(BaseModel):
 @router.post("/verl/validate")
 def validate_verl_command(body: VerlCommand) -> VerlValidation:
     """Check a hand-written verl command against verl's own configs and checks, offline, before running it."""
-    if not verl_installed():
-        raise InvalidInputError([FieldError("command", "verl is not installed here (the platform's `verl` extra)")])
+    environment = verl_environment()
+    if not environment.has_verl:
+        raise InvalidInputError([FieldError("command", environment.missing_verl_message())])
     argv = shlex.split(body.command) if isinstance(body.command, str) else body.command
     problems = [VerlProblem(**problem) for problem in validate_command(argv)]
     return VerlValidation(valid=not problems, problems=problems)

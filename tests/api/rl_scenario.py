@@ -1,0 +1,124 @@
+"""Run inside a loopback-only network namespace: a platform server whose verl runs in the CPU RL environment,
+one verl GRPO job through the API (live metrics, pause after the step-2 checkpoint, resume, export); prints
+what happened, with the measured times and memory, as JSON.
+python -m tests.api.rl_scenario HOME VERL_PYTHON MODEL_DIR GRPO_DATA"""
+
+import json
+import sys
+import threading
+import time
+from pathlib import Path
+
+import psutil
+from websockets.sync.client import connect
+
+from tests.helpers import ServerProcess
+
+GRPO_PARAMS = {
+    "learning_rate": 1e-2,  # large, so that three steps visibly move the tiny policy
+    "batch_size": 4,
+    "micro_batch_size": 4,
+    "rollout_n": 4,
+    "max_steps": 3,
+    "save_interval": 2,
+    "max_prompt_length": 64,
+    "max_response_length": 16,
+    "kl_coef": 0.01,
+    # A rule that random text passes about half the time: every group has reward variance to learn from.
+    "rewards": [{"type": "format_check", "pattern": ".*\\d.*"}],
+}
+
+
+class MemorySampler(threading.Thread):
+    """Peak resident memory of the server's process tree (the job, Ray, vLLM) and of the whole machine."""
+
+    def __init__(self, root_pid: int):
+        super().__init__(daemon=True)
+        self.root = psutil.Process(root_pid)
+        self.baseline_used = psutil.virtual_memory().used
+        self.peak_tree = 0
+        self.peak_used = 0
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        while not self.done.wait(0.5):
+            total = 0
+            for process in [self.root, *self.root.children(recursive=True)]:
+                try:
+                    total += process.memory_info().rss
+                except psutil.Error:
+                    pass
+            self.peak_tree = max(self.peak_tree, total)
+            self.peak_used = max(self.peak_used, psutil.virtual_memory().used)
+
+    def report(self) -> dict:
+        self.done.set()
+        gib = 2**30
+        return {
+            "peak_tree_rss_gib": round(self.peak_tree / gib, 2),
+            "peak_machine_used_gib": round(self.peak_used / gib, 2),
+            "machine_used_before_gib": round(self.baseline_used / gib, 2),
+        }
+
+
+def main(home: str, verl_python: str, model: str, data: str) -> dict:
+    Path(home).mkdir(parents=True, exist_ok=True)
+    server = ServerProcess(home=Path(home))
+    server.env.update(PLATFORM_VERL_PYTHON=verl_python, PLATFORM_TRAIN_CPU_THREADS="0")
+    server.start()
+    memory = MemorySampler(server.process.pid)
+    memory.start()
+    began = time.monotonic()
+    try:
+        job = server.create_job(
+            name="verl-grpo-cpu",
+            algorithm="grpo",
+            engine="verl",
+            model_path=model,
+            dataset_paths=[data],
+            params=GRPO_PARAMS,
+        )
+        job_id = job["id"]
+        live = connect(server.url.replace("http", "ws") + f"/api/v1/monitoring/{job_id}/live")
+        server.api.post(f"/jobs/{job_id}/start")
+        live_steps = []
+        while not live_steps:  # the first step's metrics, pushed while verl runs
+            message = json.loads(live.recv(timeout=400))
+            if message["type"] == "metric":
+                live_steps.append(message["data"]["step"])
+        # Step 2 is a save step; the pause lands while it runs and ends the run right after it.
+        pause = server.api.post(f"/jobs/{job_id}/pause")
+        paused = server.wait_for_status(job_id, "paused", "failed", "completed", timeout=300)
+        live.close()
+        checkpoints = server.api.get(f"/jobs/{job_id}/checkpoints").json()
+        first_attempt_s = time.monotonic() - began
+
+        server.api.post(f"/jobs/{job_id}/resume")
+        done = server.wait_for_status(job_id, "completed", "failed", timeout=400)
+        status = json.loads((Path(done["output_dir"]) / f"{job_id}_status.json").read_text())
+        keys = server.api.get(f"/monitoring/{job_id}/metrics/keys").json()
+        wanted = "reward_mean,kl,entropy,grad_norm,step_time,training/rollout_probs_diff_max"
+        series = server.api.get(f"/monitoring/{job_id}/metrics", params={"keys": wanted}).json()["series"]
+        final = f"global_step_{status['current_step']}"
+        export = server.api.post(f"/jobs/{job_id}/checkpoints/{final}/export", timeout=600)
+        return {
+            "pause_status_code": pause.status_code,
+            "paused": paused,
+            "live_steps": live_steps,
+            "checkpoints_when_paused": checkpoints,
+            "job": done,
+            "status": status,
+            "keys": keys,
+            "series": {s["key"]: dict(zip(s["steps"], s["values"], strict=True)) for s in series},
+            "export": {"status_code": export.status_code, "body": export.json()},
+            "events": [e["message"] for e in server.api.get(f"/jobs/{job_id}/events").json()],
+            "first_attempt_s": round(first_attempt_s, 1),
+            "wall_s": round(time.monotonic() - began, 1),
+            "memory": memory.report(),
+        }
+    finally:
+        server.shutdown()
+
+
+if __name__ == "__main__":
+    print(json.dumps(main(*sys.argv[1:5])))

@@ -1,0 +1,90 @@
+"""verl GRPO for real on the CPU, through the API: vLLM's CPU build as the rollout engine (the CPU RL
+environment of `make rl-env`), verl's own Ray cluster inside a loopback-only network namespace that the test
+creates and removes, every process of the run gone at the end."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+from safetensors.torch import load_file
+
+from tests.helpers import wait_until
+from tests.ray_cluster import LoopbackNamespace
+from training_platform.engines.verl.command import ray_temp_dir
+
+pytestmark = pytest.mark.slow
+RL_PYTHON = Path(".venv-rl/bin/python").absolute()
+HARD_TIMEOUT_S = 600
+
+
+@pytest.fixture
+def namespace():
+    if not RL_PYTHON.exists():
+        pytest.fail(f"the CPU RL environment is missing ({RL_PYTHON}): build it with `make rl-env`")
+    namespace = LoopbackNamespace()
+    namespace.create()
+    yield namespace
+    namespace.delete()
+
+
+@pytest.fixture
+def grpo_run(namespace, tmp_path, demo_assets) -> dict:
+    argv = [
+        sys.executable,
+        "-m",
+        "tests.api.rl_scenario",
+        str(tmp_path / "home"),
+        str(RL_PYTHON),
+        str(demo_assets["model"]),
+        str(demo_assets["grpo"]),
+    ]
+    result = subprocess.run(
+        namespace.inside(argv),
+        env={**os.environ, "PYTHONPATH": os.getcwd()},
+        capture_output=True,
+        text=True,
+        timeout=HARD_TIMEOUT_S,
+    )
+    assert result.returncode == 0, result.stderr[-5000:]
+    run = json.loads(result.stdout.strip().splitlines()[-1])
+    # Nothing of the run outlives it: the driver, its Ray cluster, the vLLM engine, the workers.
+    wait_until(lambda: namespace.pids() == [], 30, message="every process in the namespace gone")
+    shutil.rmtree(ray_temp_dir(run["job"]["id"]), ignore_errors=True)
+    print(json.dumps({k: run[k] for k in ("first_attempt_s", "wall_s", "memory")}))
+    return run
+
+
+def test_verl_grpo_on_cpu_trains_pauses_at_a_checkpoint_resumes_and_exports(grpo_run, demo_assets):
+    run = grpo_run
+    assert run["live_steps"] == [1]  # pushed over the WebSocket while verl ran
+    paused = run["paused"]
+    assert (paused["status"], paused["error"]) == ("paused", None)
+    assert ("global_step_2", True) in [(c["name"], c["complete"]) for c in run["checkpoints_when_paused"]]
+    assert "paused at step 2; checkpoint at step 2" in run["events"]
+
+    job, status = run["job"], run["status"]
+    assert job["status"] == "completed", job["error"]
+    assert (status["current_step"], status["resumed_from_step"], status["last_checkpoint_step"]) == (3, 2, 3)
+
+    series = run["series"]
+    for key in ("reward_mean", "kl", "entropy", "grad_norm", "step_time"):
+        assert sorted(series[key]) == ["1", "2", "3"], (key, series[key])  # canonical fields from verl's keys
+    assert all(value > 0 for value in series["grad_norm"].values())
+    assert series["kl"]["1"] == 0 and series["kl"]["3"] > 0  # the policy left the reference
+    # The actor's updates reach vLLM: vLLM starts from dummy weights and only the weight sync after each
+    # step can make its log-probs match the actor's, which they do while the policy's entropy moves.
+    assert max(series["training/rollout_probs_diff_max"].values()) < 1e-2
+    assert abs(series["entropy"]["3"] - series["entropy"]["1"]) > 1e-4
+
+    assert run["export"]["status_code"] == 200, run["export"]
+    exported = Path(run["export"]["body"]["path"])
+    trained = load_file(exported / "model.safetensors")
+    base = load_file(Path(demo_assets["model"]) / "model.safetensors")
+    name = next(key for key in base if key.endswith("mlp.down_proj.weight"))
+    assert not torch.allclose(trained[name].float(), base[name].float())
+    assert run["wall_s"] < HARD_TIMEOUT_S
