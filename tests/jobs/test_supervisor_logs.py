@@ -1,0 +1,41 @@
+"""What the supervisor quotes from a job's log when it fails one."""
+
+from training_platform.jobs.layout import JobLayout
+from training_platform.jobs.supervisor import last_error_line, log_excerpt
+
+WEIGHT_SYNC_FAILURE = """\
+(WorkerDict pid=4945) step:1 - actor/entropy:5.69
+(vLLMHttpServer pid=5193) AttributeError: 'Parameter' object has no attribute 'weight_loader'
+(vLLMHttpServer pid=5193) BufferError: cannot close exported pointers exist
+(vLLMHttpServer pid=5193) RuntimeError: Worker failed with error 'cannot close exported pointers exist'
+(raylet) WARNING: 10 PYTHON worker processes have been started on node
+"""
+
+
+def layout(tmp_path) -> JobLayout:
+    result = JobLayout("job", tmp_path)
+    result.logs_dir.mkdir(parents=True)
+    return result
+
+
+def test_the_last_error_line_is_the_one_quoted(tmp_path):
+    job = layout(tmp_path)
+    job.stderr_path.write_text(WEIGHT_SYNC_FAILURE)
+    assert last_error_line(job) == (
+        "(vLLMHttpServer pid=5193) RuntimeError: Worker failed with error 'cannot close exported pointers exist'"
+    )
+    assert log_excerpt(job)[-1].startswith("(raylet) WARNING")
+
+
+def test_a_ray_jobs_single_log_is_read_when_stderr_is_empty(tmp_path):
+    job = layout(tmp_path)
+    job.stderr_path.write_text("")
+    job.stdout_path.write_text("loading\nray.exceptions.RayTaskError(OSError): no such file\n")
+    assert last_error_line(job) == "ray.exceptions.RayTaskError(OSError): no such file"
+    assert log_excerpt(job) == ["loading", "ray.exceptions.RayTaskError(OSError): no such file"]
+
+
+def test_a_log_without_errors_quotes_none(tmp_path):
+    job = layout(tmp_path)
+    job.stdout_path.write_text("step 1\nstep 2\n")
+    assert last_error_line(job) is None
