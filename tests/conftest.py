@@ -17,13 +17,14 @@ POSTGRES_URL = os.environ.get("PLATFORM_TEST_POSTGRES_URL", "postgresql+psycopg:
 @pytest.fixture(scope="session")
 def demo_assets(tmp_path_factory) -> dict[str, Path]:
     """The demo model and datasets, built once per test session exactly as `tplat demo` builds them."""
-    from training_platform.demo.assets import build_datasets, build_model, build_tokenizer
+    from training_platform.demo.assets import build_datasets, build_model, build_reward_model, build_tokenizer
 
     root = tmp_path_factory.mktemp("demo")
     model_dir = root / "model"
     tokenizer = build_tokenizer(model_dir)
     build_model(model_dir, tokenizer)
-    assets = {"model": model_dir}
+    build_reward_model(root / "reward_model", model_dir)
+    assets = {"model": model_dir, "reward_model": root / "reward_model"}
     for dataset in build_datasets(root / "data"):
         assets[dataset.kind] = dataset.path
     return assets

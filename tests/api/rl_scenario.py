@@ -1,7 +1,7 @@
 """Run inside a loopback-only network namespace: a platform server whose verl runs in the CPU RL environment,
-one verl GRPO job through the API (live metrics, pause after the step-2 checkpoint, resume, export); prints
-what happened, with the measured times and memory, as JSON.
-python -m tests.api.rl_scenario HOME VERL_PYTHON MODEL_DIR GRPO_DATA"""
+one verl GRPO or PPO job through the API (live metrics, pause after the step-2 checkpoint, resume, export);
+prints what happened, with the measured times and memory, as JSON.
+python -m tests.api.rl_scenario HOME VERL_PYTHON MODEL_DIR RL_DATA grpo|ppo [REWARD_MODEL_DIR]"""
 
 import json
 import sys
@@ -14,7 +14,7 @@ from websockets.sync.client import connect
 
 from tests.helpers import ServerProcess
 
-GRPO_PARAMS = {
+RL_PARAMS = {
     "learning_rate": 1e-2,  # large, so that three steps visibly move the tiny policy
     "batch_size": 4,
     "micro_batch_size": 4,
@@ -24,9 +24,10 @@ GRPO_PARAMS = {
     "max_prompt_length": 64,
     "max_response_length": 16,
     "kl_coef": 0.01,
-    # A rule that random text passes about half the time: every group has reward variance to learn from.
-    "rewards": [{"type": "format_check", "pattern": ".*\\d.*"}],
 }
+# A rule that random text passes about half the time: every group has reward variance to learn from.
+GRPO_PARAMS = {**RL_PARAMS, "rewards": [{"type": "format_check", "pattern": ".*\\d.*"}]}
+PPO_PARAMS = {**RL_PARAMS, "critic_learning_rate": 1e-3}
 
 
 class MemorySampler(threading.Thread):
@@ -61,7 +62,7 @@ class MemorySampler(threading.Thread):
         }
 
 
-def main(home: str, verl_python: str, model: str, data: str) -> dict:
+def main(home: str, verl_python: str, model: str, data: str, algorithm: str, reward_model: str = "") -> dict:
     Path(home).mkdir(parents=True, exist_ok=True)
     server = ServerProcess(home=Path(home))
     server.env.update(PLATFORM_VERL_PYTHON=verl_python, PLATFORM_TRAIN_CPU_THREADS="0")
@@ -71,12 +72,12 @@ def main(home: str, verl_python: str, model: str, data: str) -> dict:
     began = time.monotonic()
     try:
         job = server.create_job(
-            name="verl-grpo-cpu",
-            algorithm="grpo",
+            name=f"verl-{algorithm}-cpu",
+            algorithm=algorithm,
             engine="verl",
             model_path=model,
             dataset_paths=[data],
-            params=GRPO_PARAMS,
+            params=GRPO_PARAMS if algorithm == "grpo" else {**PPO_PARAMS, "reward_model_path": reward_model},
         )
         job_id = job["id"]
         live = connect(server.url.replace("http", "ws") + f"/api/v1/monitoring/{job_id}/live")
@@ -97,7 +98,10 @@ def main(home: str, verl_python: str, model: str, data: str) -> dict:
         done = server.wait_for_status(job_id, "completed", "failed", timeout=400)
         status = json.loads((Path(done["output_dir"]) / f"{job_id}_status.json").read_text())
         keys = server.api.get(f"/monitoring/{job_id}/metrics/keys").json()
-        wanted = "reward_mean,kl,entropy,grad_norm,step_time,training/rollout_probs_diff_max"
+        wanted = ",".join(
+            ["reward_mean", "kl", "entropy", "grad_norm", "value_loss", "critic_grad_norm", "step_time"]
+            + ["training/rollout_probs_diff_max"]
+        )
         series = server.api.get(f"/monitoring/{job_id}/metrics", params={"keys": wanted}).json()["series"]
         final = f"global_step_{status['current_step']}"
         export = server.api.post(f"/jobs/{job_id}/checkpoints/{final}/export", timeout=600)
@@ -121,4 +125,4 @@ def main(home: str, verl_python: str, model: str, data: str) -> dict:
 
 
 if __name__ == "__main__":
-    print(json.dumps(main(*sys.argv[1:5])))
+    print(json.dumps(main(*sys.argv[1:])))

@@ -1,6 +1,6 @@
-"""verl GRPO for real on the CPU, through the API: vLLM's CPU build as the rollout engine (the CPU RL
-environment of `make rl-env`), verl's own Ray cluster inside a loopback-only network namespace that the test
-creates and removes, every process of the run gone at the end."""
+"""verl GRPO, and PPO with GAE, a critic and a reward model, for real on the CPU through the API: vLLM's CPU
+build as the rollout engine (the CPU RL environment of `make rl-env`), verl's own Ray cluster inside a
+loopback-only network namespace that the test creates and removes, every process of the run gone at the end."""
 
 import json
 import os
@@ -19,7 +19,8 @@ from training_platform.engines.verl.command import ray_temp_dir
 
 pytestmark = pytest.mark.slow
 RL_PYTHON = Path(".venv-rl/bin/python").absolute()
-HARD_TIMEOUT_S = 600
+# GRPO must finish within 10 minutes here; PPO starts a second vLLM server (the reward model) and a critic.
+HARD_TIMEOUT_S = {"grpo": 600, "ppo": 900}
 
 
 @pytest.fixture
@@ -32,35 +33,35 @@ def namespace():
     namespace.delete()
 
 
-@pytest.fixture
-def grpo_run(namespace, tmp_path, demo_assets) -> dict:
+def run_scenario(namespace: LoopbackNamespace, home: Path, demo_assets: dict, algorithm: str) -> dict:
     argv = [
         sys.executable,
         "-m",
         "tests.api.rl_scenario",
-        str(tmp_path / "home"),
+        str(home),
         str(RL_PYTHON),
         str(demo_assets["model"]),
         str(demo_assets["grpo"]),
+        algorithm,
+        str(demo_assets["reward_model"]),
     ]
     result = subprocess.run(
         namespace.inside(argv),
         env={**os.environ, "PYTHONPATH": os.getcwd()},
         capture_output=True,
         text=True,
-        timeout=HARD_TIMEOUT_S,
+        timeout=HARD_TIMEOUT_S[algorithm],
     )
     assert result.returncode == 0, result.stderr[-5000:]
     run = json.loads(result.stdout.strip().splitlines()[-1])
-    # Nothing of the run outlives it: the driver, its Ray cluster, the vLLM engine, the workers.
+    # Nothing of the run outlives it: the driver, its Ray cluster, the vLLM engines, the workers.
     wait_until(lambda: namespace.pids() == [], 30, message="every process in the namespace gone")
     shutil.rmtree(ray_temp_dir(run["job"]["id"]), ignore_errors=True)
     print(json.dumps({k: run[k] for k in ("first_attempt_s", "wall_s", "memory")}))
     return run
 
 
-def test_verl_grpo_on_cpu_trains_pauses_at_a_checkpoint_resumes_and_exports(grpo_run, demo_assets):
-    run = grpo_run
+def assert_trained_paused_resumed_and_exported(run: dict, demo_assets: dict) -> None:
     assert run["live_steps"] == [1]  # pushed over the WebSocket while verl ran
     paused = run["paused"]
     assert (paused["status"], paused["error"]) == ("paused", None)
@@ -75,7 +76,8 @@ def test_verl_grpo_on_cpu_trains_pauses_at_a_checkpoint_resumes_and_exports(grpo
     for key in ("reward_mean", "kl", "entropy", "grad_norm", "step_time"):
         assert sorted(series[key]) == ["1", "2", "3"], (key, series[key])  # canonical fields from verl's keys
     assert all(value > 0 for value in series["grad_norm"].values())
-    assert series["kl"]["1"] == 0 and series["kl"]["3"] > 0  # the policy left the reference
+    # The policy left the reference (PPO's in-reward KL is verl's k1 estimate, which may be negative).
+    assert series["kl"]["1"] == 0 and series["kl"]["3"] != 0
     # The actor's updates reach vLLM: vLLM starts from dummy weights and only the weight sync after each
     # step can make its log-probs match the actor's, which they do while the policy's entropy moves.
     assert max(series["training/rollout_probs_diff_max"].values()) < 1e-2
@@ -87,4 +89,24 @@ def test_verl_grpo_on_cpu_trains_pauses_at_a_checkpoint_resumes_and_exports(grpo
     base = load_file(Path(demo_assets["model"]) / "model.safetensors")
     name = next(key for key in base if key.endswith("mlp.down_proj.weight"))
     assert not torch.allclose(trained[name].float(), base[name].float())
-    assert run["wall_s"] < HARD_TIMEOUT_S
+    assert run["wall_s"] < HARD_TIMEOUT_S[run["job"]["algorithm"]]
+
+
+@pytest.mark.timeout(HARD_TIMEOUT_S["grpo"] + 60)
+def test_verl_grpo_on_cpu_trains_pauses_at_a_checkpoint_resumes_and_exports(namespace, tmp_path, demo_assets):
+    run = run_scenario(namespace, tmp_path / "home", demo_assets, "grpo")
+    assert_trained_paused_resumed_and_exported(run, demo_assets)
+
+
+@pytest.mark.timeout(HARD_TIMEOUT_S["ppo"] + 60)
+def test_verl_ppo_with_a_critic_on_cpu_trains_pauses_at_a_checkpoint_resumes_and_exports(
+    namespace, tmp_path, demo_assets
+):
+    run = run_scenario(namespace, tmp_path / "home", demo_assets, "ppo")
+    assert_trained_paused_resumed_and_exported(run, demo_assets)
+    series = run["series"]
+    # GAE's critic trains beside the actor, and the reward model's vLLM server scored every step.
+    for key in ("value_loss", "critic_grad_norm", "reward_mean"):
+        assert sorted(series[key]) == ["1", "2", "3"], (key, series[key])
+    assert all(value > 0 for value in series["critic_grad_norm"].values())
+    assert "global_step_3" in run["export"]["body"]["path"]

@@ -1,6 +1,8 @@
 """The offline demo: a tokenizer that reloads identically, valid datasets, and an idempotent install."""
 
-from transformers import AutoModelForCausalLM, AutoTokenizer
+import torch
+from safetensors.torch import load_file
+from transformers import AutoModelForCausalLM, AutoModelForSequenceClassification, AutoTokenizer
 
 from training_platform.datasets.formats import validate_file
 from training_platform.demo.install import DEMO_JOB_NAME, install_demo
@@ -26,6 +28,18 @@ def test_demo_model_is_a_small_qwen2_with_head_size_32(demo_assets):
     assert sum(p.numel() for p in model.parameters()) < 200_000
 
 
+def test_the_demo_reward_model_scores_a_conversation_with_one_number(demo_assets):
+    tokenizer = AutoTokenizer.from_pretrained(demo_assets["reward_model"])
+    model = AutoModelForSequenceClassification.from_pretrained(demo_assets["reward_model"])
+    chat = [{"role": "user", "content": "What is 3 plus 4?"}, {"role": "assistant", "content": "The answer is 7."}]
+    inputs = tokenizer.apply_chat_template(chat, return_tensors="pt", return_dict=True)
+    assert model(**inputs).logits.shape == (1, 1)
+    base = load_file(demo_assets["model"] / "model.safetensors")
+    body = load_file(demo_assets["reward_model"] / "model.safetensors")
+    name = next(key for key in base if key.endswith("mlp.down_proj.weight"))
+    assert torch.equal(base[name], body[name])  # the policy's body under a new head
+
+
 def test_demo_datasets_are_valid_for_their_algorithms(demo_assets):
     for kind in ("sft", "dpo", "grpo", "eval"):
         report = validate_file(demo_assets[kind], kind, answer_fields=["solution"] if kind == "grpo" else ())
@@ -34,9 +48,10 @@ def test_demo_datasets_are_valid_for_their_algorithms(demo_assets):
 
 def test_install_registers_everything_once(platform):
     first = install_demo(platform)
-    assert len(first.created) == 6  # model, four datasets, the demo job
+    assert len(first.created) == 7  # model, reward model, four datasets, the demo job
     assert install_demo(platform).created == []
-    assert [m.name for m in platform.models.list_all()] == ["demo-tiny-qwen2"]
-    assert platform.models.list_all()[0].num_parameters > 100_000
+    models = {m.name: m for m in platform.models.list_all()}
+    assert sorted(models) == ["demo-tiny-qwen2", "demo-tiny-qwen2-reward"]
+    assert models["demo-tiny-qwen2"].num_parameters > 100_000
     assert sorted(d.name for d in platform.datasets.list_all()) == ["demo-dpo", "demo-eval", "demo-grpo", "demo-sft"]
     assert platform.jobs.get(DEMO_JOB_NAME).status == "pending"

@@ -58,6 +58,11 @@ def test_verl_keys_map_and_a_second_key_for_the_same_field_keeps_its_name():
     }
 
 
+def test_ppo_with_the_kl_penalty_in_the_reward_fills_kl():
+    raw = {"critic/vf_loss": 0.02, "actor/reward_kl_penalty": 0.05, "actor/reward_kl_penalty_coeff": 0.01}
+    assert canonicalize(raw, VERL_KEYS) == {"value_loss": 0.02, "kl": 0.05, "actor/reward_kl_penalty_coeff": 0.01}
+
+
 def test_each_line_is_flushed_at_once_and_non_finite_values_survive(tmp_path):
     writer = MetricsWriter(tmp_path / "m.jsonl", TRL_KEYS)
     writer.write(1, {"loss": float("nan"), "grad_norm": float("inf"), "epoch": 0.1}, anomaly={"type": "nan"})

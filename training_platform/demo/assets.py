@@ -13,6 +13,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 DEMO_MODEL_NAME = "demo-tiny-qwen2"
+DEMO_REWARD_MODEL_NAME = "demo-tiny-qwen2-reward"
 CHAT_TEMPLATE = (
     "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n{% endfor %}"
     "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
@@ -108,6 +109,23 @@ def build_model(directory: Path, tokenizer) -> int:
     model.generation_config.eos_token_id = tokenizer.eos_token_id
     model.save_pretrained(directory)
     return sum(p.numel() for p in model.parameters())
+
+
+def build_reward_model(directory: Path, model_dir: Path) -> None:
+    """A reward model for trying PPO: the demo model's body under a fresh one-score head
+    (Qwen2ForSequenceClassification, the shape verl's discriminative reward models take, served by vLLM's
+    /classify). The head is untrained, so its scores exercise the PPO path; they do not judge answers."""
+    import torch
+    from transformers import AutoConfig, AutoModelForCausalLM, AutoModelForSequenceClassification, AutoTokenizer
+
+    torch.manual_seed(0)
+    tokenizer = AutoTokenizer.from_pretrained(model_dir)
+    config = AutoConfig.from_pretrained(model_dir, num_labels=1, architectures=["Qwen2ForSequenceClassification"])
+    model = AutoModelForSequenceClassification.from_config(config)
+    body = AutoModelForCausalLM.from_pretrained(model_dir).model.state_dict()
+    model.model.load_state_dict(body)  # strict: every weight but the new head comes from the demo model
+    model.save_pretrained(directory)
+    tokenizer.save_pretrained(directory)
 
 
 def _write_jsonl(path: Path, rows: list[dict]) -> None:

@@ -3,7 +3,14 @@
 from dataclasses import dataclass
 
 from training_platform.datasets.schemas import DatasetRegister
-from training_platform.demo.assets import DEMO_MODEL_NAME, build_datasets, build_model, build_tokenizer
+from training_platform.demo.assets import (
+    DEMO_MODEL_NAME,
+    DEMO_REWARD_MODEL_NAME,
+    build_datasets,
+    build_model,
+    build_reward_model,
+    build_tokenizer,
+)
 from training_platform.errors import NotFoundError
 from training_platform.jobs.params import Algorithm
 from training_platform.jobs.schemas import JobCreate
@@ -42,6 +49,18 @@ def install_demo(platform: Platform) -> DemoSummary:
     if not _registered(platform.models.get, DEMO_MODEL_NAME):
         platform.models.register(
             ModelRegister(name=DEMO_MODEL_NAME, path=str(model_dir), description="tiny 2-layer Qwen2 for the demo")
+        )
+    reward_model_dir = platform.settings.models_dir / DEMO_REWARD_MODEL_NAME
+    if not (reward_model_dir / "config.json").exists():
+        build_reward_model(reward_model_dir, model_dir)
+        created.append(f"reward model {reward_model_dir}")
+    if not _registered(platform.models.get, DEMO_REWARD_MODEL_NAME):
+        platform.models.register(
+            ModelRegister(
+                name=DEMO_REWARD_MODEL_NAME,
+                path=str(reward_model_dir),
+                description="the demo model with an untrained score head: a reward model for trying PPO",
+            )
         )
 
     paths = {}

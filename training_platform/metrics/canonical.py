@@ -25,7 +25,7 @@ mapping to the same field keeps its own name):
 | critic_grad_norm   |                             | critic/grad_norm                                    |
 | reward_mean / std  | reward / reward_std         | critic/score/mean                                   |
 | reward_min / max   |                             | critic/score/min, critic/score/max                  |
-| kl                 | kl                          | actor/kl_loss                                       |
+| kl                 | kl                          | actor/kl_loss, actor/reward_kl_penalty (PPO)        |
 | entropy            | entropy                     | actor/entropy                                       |
 | tokens_per_second  | (from num_tokens, platform) | perf/throughput                                     |
 | step_time          | step_time (or platform)     | timing_s/step                                       |
@@ -97,6 +97,8 @@ VERL_KEYS: dict[str, str] = {
     "critic/score/min": "reward_min",
     "critic/score/max": "reward_max",
     "actor/kl_loss": "kl",
+    # PPO with the KL penalty in the reward (use_kl_in_reward) logs the KL here instead of as a loss.
+    "actor/reward_kl_penalty": "kl",
     "actor/entropy": "entropy",
     "perf/throughput": "tokens_per_second",
     "timing_s/step": "step_time",

