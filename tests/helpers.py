@@ -25,6 +25,18 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def session_members(sid: int) -> list[psutil.Process]:
+    """The live processes of session `sid` (a local run's processes, whatever groups they moved to)."""
+    members = []
+    for proc in psutil.process_iter():
+        try:
+            if os.getsid(proc.pid) == sid and proc.status() != psutil.STATUS_ZOMBIE:
+                members.append(proc)
+        except (OSError, psutil.Error):
+            pass
+    return members
+
+
 def wait_until(predicate, timeout: float, interval: float = 0.2, message: str = "condition"):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

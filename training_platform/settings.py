@@ -38,7 +38,8 @@ class Settings(BaseSettings):
     job_stall_seconds: float = Field(
         default=1800.0,
         gt=0,
-        description="A running job that writes no log line, metric or status for this long is stopped as hung.",
+        description="A running job that writes no new log line, metric or status for this long is stopped as hung "
+        "(a line repeated on a timer, timestamps aside, is not new).",
     )
     embedding_batch_size: int = Field(default=64, ge=1, description="Texts embedded per forward pass.")
     embedding_cpu_threads: int = Field(

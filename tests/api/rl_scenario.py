@@ -1,7 +1,9 @@
 """Run inside a loopback-only network namespace: a platform server whose verl runs in the CPU RL environment,
-one verl GRPO or PPO job through the API (live metrics, pause after the step-2 checkpoint, resume, export);
-prints what happened, with the measured times and memory, as JSON.
-python -m tests.api.rl_scenario HOME VERL_PYTHON MODEL_DIR RL_DATA grpo|ppo [REWARD_MODEL_DIR]"""
+and one verl job through its API; prints what happened, with the measured times and memory, as JSON.
+- train: a GRPO or PPO job with live metrics, a pause after the step-2 checkpoint, resume, export;
+  python -m tests.api.rl_scenario train HOME VERL_PYTHON MODEL_DIR RL_DATA grpo|ppo REWARD_MODEL_DIR
+- hang: a GRPO job whose custom reward never returns, left to the server's stall watch;
+  python -m tests.api.rl_scenario hang HOME VERL_PYTHON MODEL_DIR RL_DATA REWARD_FILE STALL_SECONDS"""
 
 import json
 import sys
@@ -12,7 +14,7 @@ from pathlib import Path
 import psutil
 from websockets.sync.client import connect
 
-from tests.helpers import ServerProcess
+from tests.helpers import ServerProcess, session_members, wait_until
 
 RL_PARAMS = {
     "learning_rate": 1e-2,  # large, so that three steps visibly move the tiny policy
@@ -62,11 +64,16 @@ class MemorySampler(threading.Thread):
         }
 
 
-def main(home: str, verl_python: str, model: str, data: str, algorithm: str, reward_model: str = "") -> dict:
+def start_server(home: str, verl_python: str, **env: str) -> ServerProcess:
     Path(home).mkdir(parents=True, exist_ok=True)
     server = ServerProcess(home=Path(home))
-    server.env.update(PLATFORM_VERL_PYTHON=verl_python, PLATFORM_TRAIN_CPU_THREADS="0")
+    server.env.update(PLATFORM_VERL_PYTHON=verl_python, PLATFORM_TRAIN_CPU_THREADS="0", **env)
     server.start()
+    return server
+
+
+def train(home: str, verl_python: str, model: str, data: str, algorithm: str, reward_model: str) -> dict:
+    server = start_server(home, verl_python)
     memory = MemorySampler(server.process.pid)
     memory.start()
     began = time.monotonic()
@@ -124,5 +131,32 @@ def main(home: str, verl_python: str, model: str, data: str, algorithm: str, rew
         server.shutdown()
 
 
+def hang(home: str, verl_python: str, model: str, data: str, reward_file: str, stall_seconds: str) -> dict:
+    server = start_server(home, verl_python, PLATFORM_JOB_STALL_SECONDS=stall_seconds)
+    began = time.monotonic()
+    try:
+        job = server.create_job(
+            name="verl-grpo-hangs",
+            algorithm="grpo",
+            engine="verl",
+            model_path=model,
+            dataset_paths=[data],
+            params={**GRPO_PARAMS, "rewards": [{"type": "custom", "function": f"{reward_file}:never_answers"}]},
+            start=True,
+        )
+        job_id = job["id"]
+        session = wait_until(lambda: server.job(job_id)["pid"], 60, message="the run's process")
+        failed = server.wait_for_status(job_id, "failed", "completed", "cancelled", timeout=400)
+        wait_until(lambda: session_members(session) == [], 60, message="every process of the hung run gone")
+        return {
+            "job": failed,
+            "events": [(e["kind"], e["message"]) for e in server.api.get(f"/jobs/{job_id}/events").json()],
+            "wall_s": round(time.monotonic() - began, 1),
+        }
+    finally:
+        server.shutdown()
+
+
 if __name__ == "__main__":
-    print(json.dumps(main(*sys.argv[1:])))
+    scenarios = {"train": train, "hang": hang}
+    print(json.dumps(scenarios[sys.argv[1]](*sys.argv[2:])))

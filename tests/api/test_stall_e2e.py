@@ -1,27 +1,14 @@
 """A training process that stops making progress is found by the server's stall watch, stopped with every
 process of its session, and failed with the reason and its log's last lines."""
 
-import os
 import signal
 
-import psutil
 import pytest
 
-from tests.helpers import ServerProcess, wait_until
+from tests.helpers import ServerProcess, session_members, wait_until
 
 pytestmark = pytest.mark.slow
 STALL_SECONDS = 20
-
-
-def session_members(sid: int) -> list[psutil.Process]:
-    members = []
-    for proc in psutil.process_iter():
-        try:
-            if os.getsid(proc.pid) == sid and proc.status() != psutil.STATUS_ZOMBIE:
-                members.append(proc)
-        except (OSError, psutil.Error):
-            pass
-    return members
 
 
 @pytest.fixture
@@ -54,7 +41,9 @@ def test_a_hung_job_is_stopped_reaped_and_failed_with_its_log(stall_server, demo
 
     failed = server.wait_for_status(job["id"], "failed", "completed", "cancelled", timeout=STALL_SECONDS + 60)
     assert failed["status"] == "failed"
-    assert failed["error"].startswith("hung: no log line, metric or status for ") and "(limit 20 s)" in failed["error"]
+    assert (
+        failed["error"].startswith("hung: no new log line, metric or status for ") and "(limit 20 s)" in failed["error"]
+    )
     assert len(failed["error"].splitlines()) > 1  # the reason, then the log's last lines
     events = [(e["kind"], e["message"]) for e in server.api.get(f"/jobs/{job['id']}/events").json()]
     assert any(kind == "stall" and message.endswith("stopping it") for kind, message in events)

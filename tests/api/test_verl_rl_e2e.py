@@ -1,6 +1,7 @@
 """verl GRPO, and PPO with GAE, a critic and a reward model, for real on the CPU through the API: vLLM's CPU
 build as the rollout engine (the CPU RL environment of `make rl-env`), verl's own Ray cluster inside a
-loopback-only network namespace that the test creates and removes, every process of the run gone at the end."""
+loopback-only network namespace that the test creates and removes, every process of the run gone at the end.
+Also a verl run that hangs, found by the server's stall watch."""
 
 import json
 import os
@@ -20,7 +21,7 @@ from training_platform.engines.verl.command import ray_temp_dir
 pytestmark = pytest.mark.slow
 RL_PYTHON = Path(".venv-rl/bin/python").absolute()
 # GRPO must finish within 10 minutes here; PPO starts a second vLLM server (the reward model) and a critic.
-HARD_TIMEOUT_S = {"grpo": 600, "ppo": 900}
+HARD_TIMEOUT_S = {"grpo": 600, "ppo": 900, "hang": 600}
 
 
 @pytest.fixture
@@ -33,31 +34,27 @@ def namespace():
     namespace.delete()
 
 
-def run_scenario(namespace: LoopbackNamespace, home: Path, demo_assets: dict, algorithm: str) -> dict:
+def run_scenario(
+    namespace: LoopbackNamespace, timeout: int, scenario: str, home: Path, assets: dict, *args: str
+) -> dict:
+    """Run one scenario of tests/api/rl_scenario.py in the namespace; what it printed."""
     argv = [
-        sys.executable,
-        "-m",
-        "tests.api.rl_scenario",
-        str(home),
-        str(RL_PYTHON),
-        str(demo_assets["model"]),
-        str(demo_assets["grpo"]),
-        algorithm,
-        str(demo_assets["reward_model"]),
+        *(sys.executable, "-m", "tests.api.rl_scenario", scenario),
+        *(str(home), str(RL_PYTHON), str(assets["model"]), str(assets["grpo"]), *args),
     ]
     result = subprocess.run(
         namespace.inside(argv),
         env={**os.environ, "PYTHONPATH": os.getcwd()},
         capture_output=True,
         text=True,
-        timeout=HARD_TIMEOUT_S[algorithm],
+        timeout=timeout,
     )
     assert result.returncode == 0, result.stderr[-5000:]
     run = json.loads(result.stdout.strip().splitlines()[-1])
     # Nothing of the run outlives it: the driver, its Ray cluster, the vLLM engines, the workers.
     wait_until(lambda: namespace.pids() == [], 30, message="every process in the namespace gone")
     shutil.rmtree(ray_temp_dir(run["job"]["id"]), ignore_errors=True)
-    print(json.dumps({k: run[k] for k in ("first_attempt_s", "wall_s", "memory")}))
+    print(json.dumps({k: run[k] for k in ("first_attempt_s", "wall_s", "memory") if k in run}))
     return run
 
 
@@ -94,7 +91,8 @@ def assert_trained_paused_resumed_and_exported(run: dict, demo_assets: dict) -> 
 
 @pytest.mark.timeout(HARD_TIMEOUT_S["grpo"] + 60)
 def test_verl_grpo_on_cpu_trains_pauses_at_a_checkpoint_resumes_and_exports(namespace, tmp_path, demo_assets):
-    run = run_scenario(namespace, tmp_path / "home", demo_assets, "grpo")
+    timeout, home, reward_model = HARD_TIMEOUT_S["grpo"], tmp_path / "home", str(demo_assets["reward_model"])
+    run = run_scenario(namespace, timeout, "train", home, demo_assets, "grpo", reward_model)
     assert_trained_paused_resumed_and_exported(run, demo_assets)
 
 
@@ -102,7 +100,8 @@ def test_verl_grpo_on_cpu_trains_pauses_at_a_checkpoint_resumes_and_exports(name
 def test_verl_ppo_with_a_critic_on_cpu_trains_pauses_at_a_checkpoint_resumes_and_exports(
     namespace, tmp_path, demo_assets
 ):
-    run = run_scenario(namespace, tmp_path / "home", demo_assets, "ppo")
+    timeout, home, reward_model = HARD_TIMEOUT_S["ppo"], tmp_path / "home", str(demo_assets["reward_model"])
+    run = run_scenario(namespace, timeout, "train", home, demo_assets, "ppo", reward_model)
     assert_trained_paused_resumed_and_exported(run, demo_assets)
     series = run["series"]
     # GAE's critic trains beside the actor, and the reward model's vLLM server scored every step.
@@ -110,3 +109,27 @@ def test_verl_ppo_with_a_critic_on_cpu_trains_pauses_at_a_checkpoint_resumes_and
         assert sorted(series[key]) == ["1", "2", "3"], (key, series[key])
     assert all(value > 0 for value in series["critic_grad_norm"].values())
     assert "global_step_3" in run["export"]["body"]["path"]
+
+
+NEVER_ANSWERS = '''import threading
+
+
+def never_answers(completion, reference, row):
+    """Waits for a scoring service that never replies."""
+    threading.Event().wait()
+'''
+STALL_SECONDS = 60  # verl is never quiet this long while it works: a log line, metric or status at least every ~20 s
+
+
+@pytest.mark.timeout(HARD_TIMEOUT_S["hang"] + 60)
+def test_a_verl_run_that_hangs_is_stopped_with_every_process_and_failed_with_its_log(namespace, tmp_path, demo_assets):
+    reward_file = tmp_path / "scoring_service.py"
+    reward_file.write_text(NEVER_ANSWERS)
+    timeout, home = HARD_TIMEOUT_S["hang"], tmp_path / "home"
+    run = run_scenario(namespace, timeout, "hang", home, demo_assets, str(reward_file), str(STALL_SECONDS))
+    job = run["job"]
+    assert job["status"] == "failed"
+    reason, *log_lines = job["error"].splitlines()
+    assert reason.startswith("hung: no new log line, metric or status for ") and f"(limit {STALL_SECONDS} s)" in reason
+    assert log_lines  # the log's last lines follow the reason
+    assert any(kind == "stall" and message.endswith("stopping it") for kind, message in run["events"])

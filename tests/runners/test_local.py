@@ -8,7 +8,7 @@ import time
 
 import psutil
 
-from tests.helpers import wait_until
+from tests.helpers import session_members, wait_until
 from training_platform.engines.base import LaunchSpec
 from training_platform.runners.base import ExitInfo, ProcessHandle
 from training_platform.runners.local import LocalRunner
@@ -100,17 +100,6 @@ DEFECTOR = (
     "subprocess.Popen([sys.executable, '-c', child])\n"
     "print('ready', flush=True)\n"
 )
-
-
-def session_members(sid: int) -> list[int]:
-    members = []
-    for proc in psutil.process_iter():
-        try:
-            if os.getsid(proc.pid) == sid and proc.status() != psutil.STATUS_ZOMBIE:
-                members.append(proc.pid)
-        except (OSError, psutil.Error):
-            pass
-    return members
 
 
 def test_stop_takes_processes_that_left_the_group(tmp_path):

@@ -15,6 +15,7 @@ from training_platform.db.types import utcnow
 from training_platform.engines.base import RunRequest, get_engine
 from training_platform.errors import ConflictError
 from training_platform.jobs import control
+from training_platform.jobs.activity import JobActivity
 from training_platform.jobs.layout import JobLayout
 from training_platform.jobs.params import Algorithm, parse_params
 from training_platform.jobs.states import JobStatus
@@ -56,16 +57,13 @@ class JobListener(Protocol):
     def job_finished(self, job: Job) -> None: ...
 
 
-def last_activity(job: Job) -> float:
-    """When the job's process last showed life: a log line, a metrics record or a status update."""
+def activity_of(job: Job) -> JobActivity:
     layout = layout_of(job)
-    times = [job.process_started_at or 0.0]
-    for path in (layout.stdout_path, layout.stderr_path, layout.status_path, layout.metrics_path):
-        try:
-            times.append(path.stat().st_mtime)
-        except FileNotFoundError:
-            pass
-    return max(times)
+    return JobActivity(
+        logs=[layout.stdout_path, layout.stderr_path],
+        progress_files=[layout.status_path, layout.metrics_path],
+        started_at=job.process_started_at or 0.0,
+    )
 
 
 def log_excerpt(layout: JobLayout) -> list[str]:
@@ -97,6 +95,7 @@ class JobSupervisor:
         self.stall_seconds = stall_seconds
         self.listeners: list[JobListener] = []
         self.hung: dict[str, str] = {}  # job id → why the platform stopped it as hung
+        self._activity: dict[tuple[str, int], JobActivity] = {}  # by job id and attempt; stall watch only
         self._closing = threading.Event()
 
     def runner_for(self, job: Job) -> Runner:
@@ -165,19 +164,26 @@ class JobSupervisor:
     def stop_stalled(self, now: float) -> list[str]:
         """Stop (in the background) every running job quiet for longer than the limit; their ids."""
         stopped = []
+        watched = set()
         for job in self.store.query(statuses=[JobStatus.RUNNING], limit=10_000):
             if job.process_started_at is None:
                 continue  # being launched
-            quiet = now - last_activity(job)
+            key = (job.id, job.attempt)
+            watched.add(key)
+            if key not in self._activity:
+                self._activity[key] = activity_of(job)
+            quiet = now - self._activity[key].update()
             if job.id in self.hung or job.requested_action == "stop" or quiet < self.stall_seconds:
                 continue
-            reason = f"hung: no log line, metric or status for {quiet:.0f} s (limit {self.stall_seconds:.0f} s)"
+            reason = f"hung: no new log line, metric or status for {quiet:.0f} s (limit {self.stall_seconds:.0f} s)"
             if error := last_error_line(layout_of(job)):
                 reason += f"; its last error: {error}"
             self.hung[job.id] = reason
             self.store.record(job.id, "stall", f"{reason}; stopping it")
             threading.Thread(target=self.stop, args=(job,), name=f"stop-hung-{job.id}", daemon=True).start()
             stopped.append(job.id)
+        for key in self._activity.keys() - watched:
+            del self._activity[key]
         return stopped
 
     def recover(self) -> None:
