@@ -39,3 +39,14 @@ def test_a_log_without_errors_quotes_none(tmp_path):
     job = layout(tmp_path)
     job.stdout_path.write_text("step 1\nstep 2\n")
     assert last_error_line(job) is None
+
+
+def test_warnings_that_name_an_error_are_not_errors_and_colours_are_dropped(tmp_path):
+    job = layout(tmp_path)
+    job.stderr_path.write_text(
+        "\x1b[36m(pid=21818)\x1b[0m verl/workers/engine/__init__.py:69: UserWarning: megatron engine is not "
+        "available: ModuleNotFoundError(\"No module named 'megatron'\")\n"
+        "\x1b[36m(TaskRunnerV1 pid=16819)\x1b[0m INFO:2026-11-22 06:45:11,601:pending: 0, running: 4\n"
+    )
+    assert last_error_line(job) is None
+    assert log_excerpt(job)[-1] == "(TaskRunnerV1 pid=16819) INFO:2026-11-22 06:45:11,601:pending: 0, running: 4"

@@ -26,8 +26,12 @@ from training_platform.runners.base import ExitInfo, ProcessHandle, Runner
 log = logging.getLogger(__name__)
 ERROR_LOG_LINES = 20
 STALL_CHECK_SECONDS = 10.0
-# A line that reports an error: "RuntimeError: ...", "ray.exceptions.RayTaskError(...)", "OSError(...)".
+# A line that reports an error: "RuntimeError: ...", "ray.exceptions.RayTaskError(...)", "OSError(...)";
+# not a warning that mentions one ("UserWarning: megatron engine is not available: ModuleNotFoundError(...)").
 ERROR_LINE = re.compile(r"\b\w*(Error|Exception)\b[:(]")
+WARNING_LINE = re.compile(r"\b\w*Warning\b:|\bWARNING\b")
+# Ray colours the prefix of its workers' lines ("\x1b[36m(TaskRunner pid=1)\x1b[0m"); errors are shown as text.
+TERMINAL_ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
 def layout_of(job: Job) -> JobLayout:
@@ -66,14 +70,19 @@ def activity_of(job: Job) -> JobActivity:
     )
 
 
+def _plain_tail(path: Path, count: int) -> list[str]:
+    return [TERMINAL_ESCAPE.sub("", line) for line in tail_lines(path, count)]
+
+
 def log_excerpt(layout: JobLayout) -> list[str]:
     # Ray jobs have one combined log (stdout); local processes put tracebacks on stderr.
-    return tail_lines(layout.stderr_path, ERROR_LOG_LINES) or tail_lines(layout.stdout_path, ERROR_LOG_LINES)
+    return _plain_tail(layout.stderr_path, ERROR_LOG_LINES) or _plain_tail(layout.stdout_path, ERROR_LOG_LINES)
 
 
 def last_error_line(layout: JobLayout) -> str | None:
     for path in (layout.stderr_path, layout.stdout_path):
-        errors = [line.strip() for line in tail_lines(path, 500) if ERROR_LINE.search(line)]
+        lines = _plain_tail(path, 500)
+        errors = [line.strip() for line in lines if ERROR_LINE.search(line) and not WARNING_LINE.search(line)]
         if errors:
             return errors[-1]
     return None
