@@ -63,3 +63,12 @@ def test_a_log_replaced_by_a_shorter_one_is_read_from_its_start(tmp_path):
     log.write_text("")
     append(log, "fresh\n", 1200.0)
     assert job.update() == 1200.0
+
+
+def test_each_redraw_of_a_progress_bar_is_a_line(tmp_path):
+    job = activity(tmp_path)
+    log = tmp_path / "stderr.log"
+    append(log, "Loading weights:  10%|#         | 1/10\r", 1100.0)
+    assert job.update() == 1100.0
+    append(log, "Loading weights:  20%|##        | 2/10\r", 1200.0)
+    assert job.update() == 1200.0

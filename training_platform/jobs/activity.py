@@ -13,6 +13,8 @@ from pathlib import Path
 
 # 2026-11-22 06:45:11,601 / 2026-11-22T06:45:11.601+00:00 / [2026-11-22 06:45:11,517 W 8552 8552]
 TIMESTAMP = re.compile(r"\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?")
+# Progress bars (tqdm) redraw their line after a carriage return: each redraw is a line of its own here.
+LINE_END = re.compile(rb"[\r\n]")
 READ_LIMIT_BYTES = 1 << 20  # per log and check: a flood of output is progress whatever the older part said
 REMEMBERED_LINES = 10_000
 
@@ -40,9 +42,10 @@ class _LogReader:
         with open(self.path, "rb") as handle:
             handle.seek(start)
             data = handle.read(stat.st_size - start)
-        end = data.rfind(b"\n") + 1  # a line still being written is read once it is complete
+        end = max(data.rfind(b"\n"), data.rfind(b"\r")) + 1  # a line being written is read once complete
         self.offset = start + end
-        return data[:end].decode("utf-8", errors="replace").splitlines(), stat.st_mtime
+        lines = LINE_END.split(data[:end])
+        return [line.decode("utf-8", errors="replace") for line in lines], stat.st_mtime
 
 
 @dataclass
