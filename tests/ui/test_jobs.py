@@ -51,6 +51,11 @@ def test_the_form_shows_each_api_error_next_to_its_field_and_creates_nothing(pag
     page.locator("[data-field='rewards.0.answer_field']").fill("no_such_column")
     page.get_by_test_id("create-job").click()
     expect(form_item(page, "Answer field").locator(".el-form-item__error")).to_contain_text("no_such_column")
+
+    # PPO's reward model is picked from the registered models like the policy.
+    page.get_by_text("PPO", exact=True).click()
+    choose(page, "reward_model_path", DEMO_MODEL)
+    expect(page.locator("[data-field='reward_model_path']")).to_contain_text(DEMO_MODEL)
     assert page.url.endswith("/jobs/new")
     assert ui_server.api.get("/jobs").json() == []
 
