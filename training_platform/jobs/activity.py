@@ -55,9 +55,9 @@ class JobActivity:
     logs: list[Path]
     progress_files: list[Path]
     started_at: float
-    last: float = 0.0
-    _readers: list[_LogReader] = field(default_factory=list)
-    _seen: OrderedDict[str, None] = field(default_factory=OrderedDict)
+    last: float = field(init=False)
+    _readers: list[_LogReader] = field(init=False)
+    _seen: OrderedDict[str, None] = field(init=False, default_factory=OrderedDict)
 
     def __post_init__(self) -> None:
         self.last = self.started_at

@@ -201,6 +201,8 @@ class _JobHooks:
         write_status(self.layout.status_path, self.status)
 
     def on_log(self, step: int, data: dict, trainer) -> None:
+        from training_platform.metrics.canonical import VERL_KEYS, canonicalize
+
         if trainer is not None and self.status.total_steps is None:
             self.status.total_steps = trainer.total_training_steps
         if self.first_step is None:
@@ -208,13 +210,11 @@ class _JobHooks:
             self.status.resumed_from_step = step - 1 or None
         self.status.current_step = max(self.status.current_step, step)
         self.status.last_checkpoint_step = self.saved_step()
-        for key in ("train/loss", "actor/loss", "actor/pg_loss"):
-            if isinstance(data.get(key), (int, float)):
-                self.status.loss = float(data[key])
-                break
-        for key in ("train/lr", "actor/lr"):
-            if isinstance(data.get(key), (int, float)):
-                self.status.learning_rate = float(data[key])
+        values = canonicalize(data, VERL_KEYS)
+        if (loss := values.get("loss", values.get("policy_loss"))) is not None:
+            self.status.loss = loss
+        if "learning_rate" in values:
+            self.status.learning_rate = values["learning_rate"]
         if self.status.total_steps:
             started, first = self.first_step
             done = step - first + 1
