@@ -21,7 +21,7 @@ import subprocess
 import sys
 
 from training_platform.compute.gpus import Gpu, MiB, cpu_device
-from training_platform.compute.memory import EstimateRequest, estimate
+from training_platform.compute.memory import ALL_LINEARS, EstimateRequest, estimate
 from training_platform.compute.model import ModelSpec
 from training_platform.jobs.params import Algorithm
 
@@ -35,15 +35,7 @@ GRID = [
     (512, 4, 512, 4, "sdpa", False, None),
     (512, 4, 512, 4, "sdpa", True, None),
     (512, 4, 1024, 2, "eager", True, None),
-    (
-        512,
-        4,
-        512,
-        4,
-        "sdpa",
-        False,
-        (16, ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]),
-    ),
+    (512, 4, 512, 4, "sdpa", False, (16, ALL_LINEARS)),
     (768, 6, 256, 4, "sdpa", False, None),
     (768, 2, 1024, 1, "eager", True, (8, ["q_proj", "v_proj"])),
     (1024, 8, 128, 1, "sdpa", False, None),

@@ -1,7 +1,6 @@
 """`tplat compute estimate|recommend|gpus|models`: the configurator on this machine (no server needed)."""
 
 import json
-from enum import StrEnum
 from typing import Annotated, Any
 
 import typer
@@ -10,39 +9,21 @@ from rich.console import Console
 from rich.table import Table
 
 from training_platform.compute import service
+from training_platform.compute.gpus import GiB
+from training_platform.compute.memory import Attention, Optimizer, Precision
 from training_platform.errors import InvalidInputError, field_errors_from_pydantic
 from training_platform.jobs.params import Algorithm
 
 app = typer.Typer(help="Size a run: memory per GPU, and the configuration that fits.", no_args_is_help=True)
 console = Console()
 err_console = Console(stderr=True)
-GiB = 2**30
-
-
-class PrecisionChoice(StrEnum):
-    bf16_amp = "bf16-amp"
-    bf16 = "bf16"
-    fp32 = "fp32"
-
-
-class OptimizerChoice(StrEnum):
-    adamw = "adamw"
-    adamw8bit = "adamw8bit"
-    sgd = "sgd"
-
-
-class AttentionChoice(StrEnum):
-    flash = "flash"
-    sdpa = "sdpa"
-    eager = "eager"
-
 
 ModelOpt = Annotated[str, typer.Option("--model", help="Preset (see `tplat compute models`) or model directory.")]
 GpuOpt = Annotated[str, typer.Option("--gpu", help="GPU name (see `tplat compute gpus`) or cpu.")]
 GpusOpt = Annotated[int, typer.Option("--num-gpus", help="GPUs in the data-parallel group.")]
 SeqOpt = Annotated[int, typer.Option("--seq-len", help="Tokens per sample (prompt + response for RL).")]
 AlgorithmOpt = Annotated[Algorithm, typer.Option("--algorithm")]
-PrecisionOpt = Annotated[PrecisionChoice, typer.Option("--precision")]
+PrecisionOpt = Annotated[Precision, typer.Option("--precision")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
 
 
@@ -69,13 +50,13 @@ def estimate(
     num_gpus: GpusOpt = 1,
     micro_batch: Annotated[int, typer.Option("--micro-batch")] = 1,
     algorithm: AlgorithmOpt = Algorithm.SFT,
-    precision: PrecisionOpt = PrecisionChoice.bf16_amp,
-    optimizer: Annotated[OptimizerChoice, typer.Option("--optimizer")] = OptimizerChoice.adamw,
+    precision: PrecisionOpt = "bf16-amp",
+    optimizer: Annotated[Optimizer, typer.Option("--optimizer")] = "adamw",
     zero_stage: Annotated[int, typer.Option("--zero-stage", min=0, max=3)] = 0,
     offload_optimizer: Annotated[bool, typer.Option("--offload-optimizer")] = False,
     offload_params: Annotated[bool, typer.Option("--offload-params")] = False,
     gradient_checkpointing: Annotated[bool, typer.Option("--gradient-checkpointing")] = False,
-    attention: Annotated[AttentionChoice, typer.Option("--attention")] = AttentionChoice.flash,
+    attention: Annotated[Attention, typer.Option("--attention")] = "flash",
     lora_rank: Annotated[int, typer.Option("--lora-rank")] = 0,
     lora_targets: Annotated[
         str | None, typer.Option("--lora-targets", help="Comma-separated, e.g. q_proj,v_proj.")
@@ -92,13 +73,13 @@ def estimate(
         seq_len=seq_len,
         micro_batch=micro_batch,
         algorithm=algorithm,
-        precision=precision.value,
-        optimizer=optimizer.value,
+        precision=precision,
+        optimizer=optimizer,
         zero_stage=zero_stage,
         offload_optimizer=offload_optimizer,
         offload_params=offload_params,
         gradient_checkpointing=gradient_checkpointing,
-        attention=attention.value,
+        attention=attention,
         lora_rank=lora_rank,
         rollout_n=rollout_n,
         gpu_memory_utilization=gpu_memory_utilization,
@@ -136,7 +117,7 @@ def recommend(
     num_gpus: GpusOpt = 1,
     algorithm: AlgorithmOpt = Algorithm.SFT,
     global_batch: Annotated[int | None, typer.Option("--global-batch", help="Samples (RL: prompts) per step.")] = None,
-    precision: PrecisionOpt = PrecisionChoice.bf16_amp,
+    precision: PrecisionOpt = "bf16-amp",
     no_lora: Annotated[bool, typer.Option("--no-lora", help="Never propose LoRA.")] = False,
     rollout_n: Annotated[int, typer.Option("--rollout-n")] = 8,
     as_json: JsonOpt = False,
@@ -149,7 +130,7 @@ def recommend(
         seq_len=seq_len,
         algorithm=algorithm,
         global_batch=global_batch,
-        precision=precision.value,
+        precision=precision,
         allow_lora=not no_lora,
         rollout_n=rollout_n,
     )

@@ -321,21 +321,23 @@ def estimate(model: ModelSpec, gpu: Gpu, request: EstimateRequest, reward_model:
 
     # ---- activations: the larger of the backward pass and the optimizer step -----------------------
     backward, where = step.backward_peak_beyond_states()
-    backward_beyond_grads = backward - sum(t.bytes for t in terms if t.category == "gradients")
+    backward_beyond_grads = backward - gradients
     optimizer_workspace = step.optimizer_step_workspace()
     if backward_beyond_grads >= optimizer_workspace:
         peak_phase = where
+        activations = max(backward_beyond_grads, 0)
         terms.append(
             Term(
                 "activations",
                 "activations",
-                max(backward_beyond_grads, 0),
+                activations,
                 f"{step.tokens:,} tokens × saved bytes/token + workspace, at the {where}",
                 _activation_explanation(step, where),
             )
         )
     else:
         peak_phase = "optimizer step"
+        activations = optimizer_workspace
         terms.append(
             Term(
                 "optimizer_workspace",
@@ -346,13 +348,10 @@ def estimate(model: ModelSpec, gpu: Gpu, request: EstimateRequest, reward_model:
                 "a temporary the size of the second moments (fused=True avoids it); activations are freed by then",
             )
         )
-    activations = next(t.bytes for t in terms if t.category == "activations")
 
     # ---- RL / DPO companions ------------------------------------------------------------------------
-    extra_resident = 0
     if r.uses_reference and not step.lora:
-        ref = P * 2 // (d if r.zero_stage == 3 else 1)
-        extra_resident += ref
+        ref = P * 2 // weight_shard
         terms.append(
             Term(
                 "reference_model",
@@ -365,8 +364,7 @@ def estimate(model: ModelSpec, gpu: Gpu, request: EstimateRequest, reward_model:
     elif r.uses_reference:
         notes.append("LoRA: the reference is the base model with adapters disabled, so no second copy")
     if r.algorithm == Algorithm.PPO:
-        critic = model.num_parameters * (step.weight_bytes + step.grad_bytes + per_param) // max(opt_shard, 1)
-        extra_resident += critic
+        critic = P * (step.weight_bytes + step.grad_bytes + per_param) // opt_shard
         terms.append(
             Term(
                 "critic",
@@ -377,8 +375,7 @@ def estimate(model: ModelSpec, gpu: Gpu, request: EstimateRequest, reward_model:
             )
         )
         if reward_model is not None:
-            reward = reward_model.num_parameters * 2 // (d if r.zero_stage == 3 else 1)
-            extra_resident += reward
+            reward = reward_model.num_parameters * 2 // weight_shard
             terms.append(
                 Term("reward_model", "rl_extra", reward, f"{reward_model.num_parameters:,} × 2 B", "bf16 reward model")
             )

@@ -14,7 +14,15 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from training_platform.compute.gpus import CATALOG, GiB, Gpu
-from training_platform.compute.memory import ALL_LINEARS, Attention, Estimate, EstimateRequest, Precision, estimate
+from training_platform.compute.memory import (
+    ALL_LINEARS,
+    RL_ALGORITHMS,
+    Attention,
+    Estimate,
+    EstimateRequest,
+    Precision,
+    estimate,
+)
 from training_platform.compute.model import ModelSpec
 from training_platform.errors import FieldError, InvalidInputError
 from training_platform.jobs.params import Algorithm
@@ -54,6 +62,11 @@ class RecommendRequest(BaseModel):
     host_memory_gib: float | None = Field(default=None, gt=0, description="CPU RAM per GPU (default: the GPU class's).")
 
 
+def _samples_per_step(algorithm: Algorithm, global_batch: int, rollout_n: int) -> int:
+    """Sequences trained per step: the global batch, times the responses per prompt for RL."""
+    return global_batch * (rollout_n if algorithm in RL_ALGORITHMS else 1)
+
+
 @dataclass
 class Recommendation:
     fits: bool
@@ -68,11 +81,8 @@ class Recommendation:
     def gradient_accumulation(self) -> int | None:
         if self.request is None:
             return None
-        samples = self.global_batch * (self.request.rollout_n if self.request.algorithm in _RL else 1)
+        samples = _samples_per_step(self.request.algorithm, self.global_batch, self.request.rollout_n)
         return samples // (self.request.micro_batch * self.request.num_gpus)
-
-
-_RL = {Algorithm.GRPO, Algorithm.GSPO, Algorithm.PPO}
 
 
 def _budget(gpu: Gpu, margin: float) -> float:
@@ -84,8 +94,8 @@ def step_seconds(model: ModelSpec, gpu: Gpu, request: EstimateRequest, global_ba
     the traffic that sharding and offloading add."""
     if gpu.bf16_tflops <= 0:
         return None
-    rl = request.algorithm in _RL
-    samples = global_batch * (request.rollout_n if rl else 1) * (2 if request.algorithm == Algorithm.DPO else 1)
+    samples = _samples_per_step(request.algorithm, global_batch, request.rollout_n)
+    samples *= 2 if request.algorithm == Algorithm.DPO else 1
     tokens = samples * request.seq_len
     params = model.num_parameters
     passes = 4 if request.lora_rank else 6  # forward 2, backward 4 (2 without weight gradients)
@@ -113,6 +123,7 @@ def _candidates(request: RecommendRequest, gpu: Gpu, lora: bool, samples_per_ste
     # Stage 3 on one GPU shards nothing but is what offloads parameters (ZeRO-Infinity / FSDP CPU offload).
     stages = (0, 3) if request.num_gpus == 1 else (0, 1, 2, 3)
     attention = request.attention or ("flash" if gpu.kind == "cuda" else "sdpa")
+    rl = request.algorithm in RL_ALGORITHMS
     for stage in stages:
         for offload_optimizer in (False, True):
             for offload_params in (False, True) if stage == 3 else (False,):
@@ -134,38 +145,38 @@ def _candidates(request: RecommendRequest, gpu: Gpu, lora: bool, samples_per_ste
                             lora_rank=request.lora_rank if lora else 0,
                             lora_targets=list(ALL_LINEARS),
                             rollout_n=request.rollout_n,
-                            prompts_per_gpu=max(1, micro // request.rollout_n) if request.algorithm in _RL else None,
+                            prompts_per_gpu=max(1, micro // request.rollout_n) if rl else None,
                             gpu_memory_utilization=0.1,
                             host_memory_gib=request.host_memory_gib,
                         )
 
 
 def _with_rollout_share(
-    model, gpu, candidate: EstimateRequest, budget: float, reward
+    model, gpu, candidate: EstimateRequest, result: Estimate, budget: float, reward
 ) -> tuple[EstimateRequest, Estimate]:
-    """For RL, the largest vLLM share (in steps of 0.05, up to 0.9) that still fits."""
-    best = candidate, estimate(model, gpu, candidate, reward)
-    if candidate.algorithm not in _RL or gpu.kind != "cuda":
-        return best
+    """For RL, the largest vLLM share (in steps of 0.05, up to 0.9) that still fits; `result` is the
+    candidate's own estimate."""
+    if candidate.algorithm not in RL_ALGORITHMS or gpu.kind != "cuda":
+        return candidate, result
     for share in [x / 100 for x in range(90, 5, -5)]:
         trial = candidate.model_copy(update={"gpu_memory_utilization": share})
-        result = estimate(model, gpu, trial, reward)
-        if result.total_bytes <= budget and not result.problems:
-            return trial, result
-    return best
+        trial_result = estimate(model, gpu, trial, reward)
+        if trial_result.total_bytes <= budget and not trial_result.problems:
+            return trial, trial_result
+    return candidate, result
 
 
 def search(model: ModelSpec, gpu: Gpu, request: RecommendRequest, lora: bool, reward=None):
     """(step seconds, request, estimate) of every candidate that fits, fastest first."""
     global_batch = request.global_batch or DEFAULT_GLOBAL_BATCH[request.algorithm]
-    samples = global_batch * (request.rollout_n if request.algorithm in _RL else 1)
+    samples = _samples_per_step(request.algorithm, global_batch, request.rollout_n)
     budget = _budget(gpu, request.safety_margin)
     fitting = []
     for candidate in _candidates(request, gpu, lora, samples):
         result = estimate(model, gpu, candidate, reward)
-        if result.total_bytes > budget or (result.problems and candidate.algorithm not in _RL):
+        if result.total_bytes > budget or (result.problems and candidate.algorithm not in RL_ALGORITHMS):
             continue
-        candidate, result = _with_rollout_share(model, gpu, candidate, budget, reward)
+        candidate, result = _with_rollout_share(model, gpu, candidate, result, budget, reward)
         if result.total_bytes > budget or result.problems:
             continue
         seconds = step_seconds(model, gpu, candidate, global_batch)
@@ -182,7 +193,7 @@ def search(model: ModelSpec, gpu: Gpu, request: RecommendRequest, lora: bool, re
 
 def recommend(model: ModelSpec, gpu: Gpu, request: RecommendRequest, reward: ModelSpec | None = None) -> Recommendation:
     global_batch = request.global_batch or DEFAULT_GLOBAL_BATCH[request.algorithm]
-    samples = global_batch * (request.rollout_n if request.algorithm in _RL else 1)
+    samples = _samples_per_step(request.algorithm, global_batch, request.rollout_n)
     if samples % request.num_gpus:
         raise InvalidInputError(
             [FieldError("global_batch", f"{samples} samples per step cannot be split over {request.num_gpus} GPUs")]
@@ -274,7 +285,7 @@ def job_params(recommendation: Recommendation) -> dict[str, Any]:
     }
     if request.lora_rank:
         params["lora"] = {"rank": request.lora_rank, "alpha": 2 * request.lora_rank}
-    if request.algorithm in _RL:
+    if request.algorithm in RL_ALGORITHMS:
         params.update(
             rollout_n=request.rollout_n,
             max_prompt_length=request.seq_len // 4,
@@ -340,7 +351,7 @@ def trl_arguments(recommendation: Recommendation) -> dict[str, Any]:
         "gradient_checkpointing": request.gradient_checkpointing,
         "bf16": request.precision != "fp32",
     }
-    if request.algorithm in _RL:
+    if request.algorithm in RL_ALGORITHMS:
         arguments.update(
             num_generations=request.rollout_n, max_completion_length=request.seq_len - request.seq_len // 4
         )

@@ -4,7 +4,7 @@ from typing import Any
 
 from pydantic import ConfigDict, Field
 
-from training_platform.compute.gpus import Gpu, catalog, get_gpu
+from training_platform.compute.gpus import GiB, Gpu, catalog, get_gpu
 from training_platform.compute.memory import CATEGORIES, Estimate, EstimateRequest, estimate
 from training_platform.compute.model import PRESETS, ModelSpec, resolve_model
 from training_platform.compute.recommend import (
@@ -69,7 +69,7 @@ def describe_estimate(result: Estimate) -> dict[str, Any]:
         "model": describe_model(result.model),
         "gpu": describe_gpu(result.gpu),
         "per_gpu_bytes": per_gpu,
-        "per_gpu_gib": {key: round(value / 2**30, 3) for key, value in per_gpu.items()},
+        "per_gpu_gib": {key: round(value / GiB, 3) for key, value in per_gpu.items()},
         "capacity_bytes": result.gpu.memory_bytes,
         "fits": result.fits,
         "peak_phase": result.peak_phase,
@@ -87,16 +87,13 @@ def describe_estimate(result: Estimate) -> dict[str, Any]:
 
 def run_estimate(body: EstimateBody) -> dict[str, Any]:
     model, gpu, reward = _resolve(body)
-    request = EstimateRequest(**body.model_dump(exclude={"model", "gpu", "reward_model"}))
-    model.lora_params(request.lora_rank, request.lora_targets)  # names unknown LoRA targets early
-    return describe_estimate(estimate(model, gpu, request, reward))
+    model.lora_params(body.lora_rank, body.lora_targets)  # names unknown LoRA targets early
+    return describe_estimate(estimate(model, gpu, body, reward))  # the body is the EstimateRequest
 
 
 def run_recommend(body: RecommendBody) -> dict[str, Any]:
     model, gpu, reward = _resolve(body)
-    result = recommend(
-        model, gpu, RecommendRequest(**body.model_dump(exclude={"model", "gpu", "reward_model"})), reward
-    )
+    result = recommend(model, gpu, body, reward)  # the body is the RecommendRequest
     answer: dict[str, Any] = {
         "fits": result.fits,
         "algorithm": body.algorithm.value,
