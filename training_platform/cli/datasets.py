@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeElapsedColumn, TransferSpeedColumn
 from rich.table import Table
 
@@ -123,7 +124,8 @@ def list_datasets(as_json: JsonOpt = False) -> None:
 @app.command()
 def show(dataset: DatasetArg) -> None:
     """Everything about one dataset, with its versions."""
-    _print_json({**_client().get(f"/datasets/{dataset}"), "versions": _client().get(f"/datasets/{dataset}/versions")})
+    client = _client()
+    _print_json({**client.get(f"/datasets/{dataset}"), "versions": client.get(f"/datasets/{dataset}/versions")})
 
 
 @app.command()
@@ -166,16 +168,10 @@ def preview(
     for sequence in found["sequences"]:
         console.print(f"[bold]{sequence['name']}[/bold]: {sequence['loss_tokens']} of {sequence['num_tokens']} tokens")
         text = "".join(
-            f"[green]{_escape(span['text'])}[/green]" if span["loss"] else _escape(span["text"])
+            f"[green]{escape(span['text'])}[/green]" if span["loss"] else escape(span["text"])
             for span in sequence["spans"]
         )
         console.print(text, soft_wrap=True)
-
-
-def _escape(text: str) -> str:
-    from rich.markup import escape
-
-    return escape(text)
 
 
 @app.command()

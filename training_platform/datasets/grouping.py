@@ -32,3 +32,11 @@ def groups_of(labels: np.ndarray) -> list[list[int]]:
     order = items[np.argsort(labels[items], kind="stable")]
     parts = np.split(order, np.flatnonzero(np.diff(labels[order])) + 1)
     return sorted((part.tolist() for part in parts), key=lambda group: group[0])
+
+
+def lowest_links(labels: np.ndarray, left: np.ndarray, similarity: np.ndarray) -> dict[int, float]:
+    """Each component's lowest similarity among the edges (left[i]—…, similarity[i]) that linked it."""
+    lowest: dict[int, float] = {}
+    for label, value in zip(labels[left].tolist(), similarity.tolist(), strict=True):
+        lowest[label] = min(lowest.get(label, 1.0), value)
+    return lowest

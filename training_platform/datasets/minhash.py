@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from training_platform.datasets.grouping import connected_components, groups_of
+from training_platform.datasets.grouping import connected_components, groups_of, lowest_links
 
 NUM_PERM = 32
 BANDS = 8
@@ -51,7 +51,7 @@ def near_duplicate_groups(rows: np.ndarray, texts: pl.Series, threshold: float, 
     left, right = _candidate_pairs(signatures)
     left, right, similarity = _similar(left, right, signatures, hashes, starts, threshold)
     labels = connected_components(distinct.height, left, right)
-    linked_at = _lowest_link(labels, left, similarity)
+    linked_at = lowest_links(labels, left, similarity)
     groups, lowest = [], []
     # A text alone in its component is still a group when its rows differ only in case or punctuation.
     alone = np.bincount(labels, minlength=len(labels))[labels] == 1
@@ -158,10 +158,3 @@ def _jaccard(hashes: np.ndarray, starts: np.ndarray, a: int, b: int) -> float:
     first, second = np.unique(hashes[starts[a] : starts[a + 1]]), np.unique(hashes[starts[b] : starts[b + 1]])
     common = len(np.intersect1d(first, second, assume_unique=True))
     return common / (len(first) + len(second) - common)
-
-
-def _lowest_link(labels: np.ndarray, left: np.ndarray, similarity: np.ndarray) -> dict[int, float]:
-    lowest: dict[int, float] = {}
-    for label, value in zip(labels[left].tolist(), similarity.tolist(), strict=True):
-        lowest[label] = min(lowest.get(label, 1.0), value)
-    return lowest

@@ -6,7 +6,6 @@ transaction committed; a failure after the move takes the file back out).
 """
 
 import uuid
-from contextlib import contextmanager
 from pathlib import Path
 
 import polars as pl
@@ -14,12 +13,19 @@ from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 
-from training_platform.datasets.audit import AuditOptions, AuditReport, audit_table, exact_duplicates, near_duplicates
+from training_platform.datasets.audit import (
+    AuditOptions,
+    AuditReport,
+    audit_table,
+    exact_duplicates,
+    near_duplicates,
+    semantic_duplicates,
+)
 from training_platform.datasets.convert import ConvertRequest, split, suffix_for, trl_layout, write_frame
 from training_platform.datasets.formats import schema_for, validate_table
 from training_platform.datasets.io import DATASET_REFERENCE, DatasetFileError, RowProblem, dataset_format, iter_rows
 from training_platform.datasets.preview import LossPreview, RowsPage, loss_preview, row_out
-from training_platform.datasets.progress import ProgressCallback, ignore_progress
+from training_platform.datasets.progress import ProgressCallback
 from training_platform.datasets.schemas import (
     DatasetFields,
     DatasetRegister,
@@ -28,7 +34,7 @@ from training_platform.datasets.schemas import (
     DedupRequest,
 )
 from training_platform.datasets.stats import DatasetStats, dataset_stats, label_fields_of
-from training_platform.datasets.storage import DatasetStorage, StagedUpload, content_hash
+from training_platform.datasets.storage import DatasetStorage, StagedUpload, content_hash, plain_file_name
 from training_platform.datasets.table import (
     ROW,
     DatasetTable,
@@ -102,17 +108,15 @@ class DatasetService:
             )
         )
 
-    @contextmanager
-    def receive(self, filename: str):
-        """A staged upload to stream the file into; discarded unless `finish_upload` moves it into place."""
-        staged = self.storage.stage(filename)
-        with staged:
-            yield staged
+    def receive(self, filename: str) -> StagedUpload:
+        """A staged upload to stream the file into (a context manager): discarded on leaving unless
+        `finish_upload` moved it into place."""
+        return self.storage.stage(filename)
 
     def check_upload(self, request: DatasetUpload) -> None:
         """What can be refused before a byte of the file arrives."""
         self._check_name_free(request.name)
-        self.storage.stage(request.filename).discard()
+        plain_file_name(request.filename)
 
     def finish_upload(self, staged: StagedUpload, request: DatasetUpload) -> RegisteredDataset:
         digest = staged.finish()
@@ -411,8 +415,9 @@ class DatasetService:
         self._check_name_free(name)
 
         def work(progress: ProgressCallback) -> dict:
-            table = self._table(dataset, mapping={})
-            groups = self._duplicate_groups(dataset, request, progress)
+            table = self._table(dataset, mapping={})  # the new version keeps the file's own columns
+            texts = text_frame(apply_field_mapping(table.frame, dataset.field_mapping), dataset.kind)
+            groups = self._duplicate_groups(dataset, texts, request, progress)
             removed = {row for group in groups for row in group[1:]}
             if not removed:
                 return {"removed": 0, "groups": 0, "dataset": None}
@@ -426,20 +431,15 @@ class DatasetService:
         return self.tasks.submit(dataset.id, "dedup", request.model_dump(), work)
 
     def _duplicate_groups(
-        self, dataset: RegisteredDataset, request: DedupRequest, progress: ProgressCallback = ignore_progress
+        self, dataset: RegisteredDataset, texts: pl.DataFrame, request: DedupRequest, progress: ProgressCallback
     ) -> list[list[int]]:
         if request.method == "semantic":
-            rows, texts = self._prompts(dataset)
             index = self._semantic_index(dataset)
-            index.ensure(rows, texts, lambda fraction, _message: progress(0.8 * fraction, "embedding"))
-            groups, _scores = index.groups(
-                rows, request.threshold or 0.9, lambda fraction, _message: progress(0.8 + 0.2 * fraction, "search")
-            )
-            return groups
-        texts = text_frame(self._table(dataset).frame, dataset.kind)
-        findings = exact_duplicates(texts)
-        if request.method == "near":
-            findings += near_duplicates(texts, request.threshold or 0.8)
+            findings = semantic_duplicates(texts, index, request.threshold or 0.9, [], progress)
+        else:
+            findings = exact_duplicates(texts)
+            if request.method == "near":
+                findings += near_duplicates(texts, request.threshold or 0.8)
         return [finding.rows for finding in findings]
 
     # ---- conversion and versions -----------------------------------------------------------------------

