@@ -64,8 +64,13 @@ class Platform:
             metrics=metrics,
         )
 
+    @property
+    def run_modes(self) -> list[str]:
+        """The run modes jobs can use here (`ray` once PLATFORM_RAY_ADDRESS names a cluster)."""
+        return list(self.supervisor.runners)
+
     def close(self) -> None:
-        self.supervisor.close()
+        self.jobs.close()
         self.datasets.close()
         self.db.dispose()
 

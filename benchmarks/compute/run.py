@@ -23,7 +23,7 @@ import sys
 from training_platform.compute.gpus import Gpu, MiB, cpu_device
 from training_platform.compute.memory import ALL_LINEARS, EstimateRequest, estimate
 from training_platform.compute.model import ModelSpec
-from training_platform.jobs.params import Algorithm
+from training_platform.contract.params import Algorithm
 
 VOCAB = 32_000
 # (hidden, layers, seq_len, micro_batch, attention, gradient checkpointing, LoRA (rank, targets))

@@ -20,10 +20,10 @@ import numpy as np
 import pandas as pd
 
 from benchmarks.report import print_table
+from training_platform.datafiles.formats import schema_for
+from training_platform.datafiles.table import load_table
 from training_platform.datasets.audit import AuditOptions, audit_table
-from training_platform.datasets.formats import schema_for
 from training_platform.datasets.stats import dataset_stats
-from training_platform.datasets.table import load_table
 from training_platform.datasets.tokens import token_counter
 from training_platform.datasets.vectors import Embedder
 

@@ -8,7 +8,7 @@ import os
 import uvicorn
 
 from training_platform.api.app import create_app
-from training_platform.jobs.layout import JobLayout
+from training_platform.contract.layout import JobLayout
 from training_platform.settings import get_settings
 
 app = create_app()

@@ -19,8 +19,8 @@ function files(dir) {
   })
 }
 
-// t('a.b'), te('a.b'), t(`a.${x}`), and label: 'nav.jobs' / title: 'charts.loss' entries of lookup tables.
-const CALL = /\b(?:t|te)\(\s*(['`])((?:(?!\1).)+)\1/g
+// t('a.b'), te('a.b'), tOr('a.b', …), t(`a.${x}`), and label: 'nav.jobs' / title: 'charts.loss' entries of lookup tables.
+const CALL = /\b(?:t|te|tOr)\(\s*(['`])((?:(?!\1).)+)\1/g
 const TABLE = /\b(?:label|title): '((?:nav|charts)\.[A-Za-z.]+)'/g
 const problems = []
 for (const file of files(new URL('../src', import.meta.url).pathname)) {
@@ -31,7 +31,7 @@ for (const file of files(new URL('../src', import.meta.url).pathname)) {
     const path = dynamic >= 0 ? key.slice(0, dynamic).replace(/\.$/, '') : key
     const found = lookup(path)
     const ok = dynamic >= 0 ? found && typeof found === 'object' : typeof found === 'string'
-    if (!ok && !(dynamic >= 0 && match[0].startsWith('te('))) problems.push(`${file}: ${key}`)
+    if (!ok && !(dynamic >= 0 && /^(?:te|tOr)\(/.test(match[0]))) problems.push(`${file}: ${key}`)
   }
 }
 if (problems.length) {

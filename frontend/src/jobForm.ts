@@ -44,9 +44,6 @@ export const ALGORITHM_FIELDS = [
   'lam',
 ]
 export const CHECKPOINT_FIELDS = ['save_interval', 'save_total_limit', 'eval_interval']
-export const REWARD_TYPES = ['math_verify', 'format_check', 'custom'] as const
-export const EXTRACTIONS = ['boxed', 'last_number', 'json'] as const
-export const COMPARISONS = ['exact', 'numeric', 'fuzzy'] as const
 
 export function describeField(property: JsonSchemaProperty): FieldInfo {
   const variants = property.anyOf ?? [property]
@@ -73,6 +70,16 @@ export function fieldsOf(schema: ParamsSchema): Record<string, FieldInfo> {
   return Object.fromEntries(Object.entries(schema.properties).map(([name, property]) => [name, describeField(property)]))
 }
 
+/** The fields of a parameter that is an object of its own (`LoraParams`, `RewardSpec`), from the schema's `$defs`. */
+export function definitionFields(schema: ParamsSchema | undefined, name: string): Record<string, FieldInfo> {
+  return fieldsOf(schema?.$defs?.[name] ?? { properties: {} })
+}
+
+/** `names` in their order, less those the algorithm does not have. */
+export function shownFields(names: string[], fields: Record<string, FieldInfo>): string[] {
+  return names.filter((name) => name in fields)
+}
+
 /** What an input shows for a value: numbers and text as strings, so 1e-6 stays 1e-6 while typed. */
 export type FormValue = string | boolean
 
@@ -82,6 +89,10 @@ export function toFormValue(value: unknown): FormValue {
   // Learning rates read as 2e-5, the way people write them, not 0.00002.
   if (typeof value === 'number' && value !== 0 && Math.abs(value) < 1e-3) return value.toExponential()
   return String(value)
+}
+
+export function defaultValues(fields: Record<string, FieldInfo>): Record<string, FormValue> {
+  return Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, toFormValue(field.default)]))
 }
 
 /** Typed text back to JSON. Text that is not a number is sent as it is: the API's message then says what is wrong. */
@@ -96,94 +107,63 @@ export function fromFormValue(value: FormValue, info: FieldInfo | undefined): un
   return text
 }
 
-export interface RewardForm {
-  type: (typeof REWARD_TYPES)[number]
-  extraction: (typeof EXTRACTIONS)[number]
-  comparison: (typeof COMPARISONS)[number]
-  answer_field: string
-  json_key: string
-  weight: string
-  tolerance: string
-  fuzzy_threshold: string
-  pattern: string
-  function: string
-}
-
-export function rewardDefaults(schema: ParamsSchema): RewardForm {
-  const properties = schema.$defs?.RewardSpec?.properties ?? {}
-  const value = (name: string, fallback: string) => toFormValue(properties[name]?.default ?? fallback) as string
-  return {
-    type: value('type', 'math_verify') as RewardForm['type'],
-    extraction: value('extraction', 'boxed') as RewardForm['extraction'],
-    comparison: value('comparison', 'numeric') as RewardForm['comparison'],
-    answer_field: value('answer_field', 'solution'),
-    json_key: value('json_key', 'answer'),
-    weight: value('weight', '1'),
-    tolerance: value('tolerance', '1e-6'),
-    fuzzy_threshold: value('fuzzy_threshold', '0.8'),
-    pattern: '',
-    function: '',
-  }
-}
+/** One reward function's settings, each named as in the schema's `RewardSpec`. */
+export type RewardForm = Record<string, FormValue>
 
 /** Which reward settings apply to a reward of this type (the API refuses the others). */
-export function rewardFields(reward: RewardForm): (keyof RewardForm)[] {
+export function rewardSettings(reward: RewardForm): string[] {
   if (reward.type === 'custom') return ['function', 'answer_field', 'weight']
   if (reward.type === 'format_check') return ['extraction', 'json_key', 'pattern', 'weight']
-  const fields: (keyof RewardForm)[] = ['extraction', 'comparison', 'answer_field', 'weight']
+  const fields = ['extraction', 'comparison', 'answer_field', 'weight']
   if (reward.extraction === 'json') fields.push('json_key')
   if (reward.comparison === 'numeric') fields.push('tolerance')
   if (reward.comparison === 'fuzzy') fields.push('fuzzy_threshold')
   return fields
 }
 
-const NUMERIC_REWARD_FIELDS = new Set(['weight', 'tolerance', 'fuzzy_threshold'])
-
-export function rewardBody(reward: RewardForm): Record<string, unknown> {
+export function rewardBody(reward: RewardForm, fields: Record<string, FieldInfo>): Record<string, unknown> {
   const body: Record<string, unknown> = { type: reward.type }
-  for (const field of rewardFields(reward)) {
-    const text = reward[field].trim()
-    if (text === '') continue
-    body[field] = NUMERIC_REWARD_FIELDS.has(field) && !Number.isNaN(Number(text)) ? Number(text) : text
+  for (const name of rewardSettings(reward)) {
+    const value = fromFormValue(reward[name], fields[name])
+    if (value !== null) body[name] = value
   }
   return body
 }
 
 export interface LoraForm {
   enabled: boolean
-  rank: string
-  alpha: string
-  dropout: string
-  target_modules: string
+  /** Each setting of the schema's `LoraParams`. */
+  values: Record<string, FormValue>
 }
 
-export function loraDefaults(schema: ParamsSchema): LoraForm {
-  const properties = schema.$defs?.LoraParams?.properties ?? {}
-  return {
-    enabled: false,
-    rank: toFormValue(properties.rank?.default ?? 16) as string,
-    alpha: '',
-    dropout: toFormValue(properties.dropout?.default ?? 0.05) as string,
-    target_modules: 'all-linear',
-  }
-}
-
-export function loraBody(lora: LoraForm): Record<string, unknown> | null {
+/** LoRA's settings as POST /jobs takes them; target modules are typed as a comma-separated list. */
+export function loraBody(lora: LoraForm, fields: Record<string, FieldInfo>): Record<string, unknown> | null {
   if (!lora.enabled) return null
-  const number = (text: string) => (text.trim() === '' ? null : Number.isNaN(Number(text)) ? text : Number(text))
-  const modules = lora.target_modules.trim()
-  return {
-    rank: number(lora.rank),
-    alpha: number(lora.alpha),
-    dropout: number(lora.dropout),
-    target_modules:
-      modules === '' || modules === 'all-linear'
-        ? 'all-linear'
-        : modules
-            .split(',')
-            .map((name) => name.trim())
-            .filter(Boolean),
-  }
+  const body: Record<string, unknown> = {}
+  for (const [name, value] of Object.entries(lora.values)) body[name] = fromFormValue(value, fields[name])
+  const modules = String(lora.values.target_modules).trim()
+  body.target_modules =
+    modules === '' || modules === 'all-linear'
+      ? 'all-linear'
+      : modules
+          .split(',')
+          .map((name) => name.trim())
+          .filter(Boolean)
+  return body
+}
+
+/** The job's own settings in the form: all but its parameters. */
+export interface JobBasics {
+  name: string
+  algorithm: Algorithm
+  engine: string
+  model_path: string
+  dataset_paths: string[]
+  eval_dataset_path: string
+  lengthMode: 'epochs' | 'steps'
+  num_epochs: string
+  max_steps: string
+  start: boolean
 }
 
 /** What the compute configurator hands to a new job ("apply to new job"). */

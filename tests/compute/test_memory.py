@@ -10,7 +10,7 @@ import pytest
 from training_platform.compute.gpus import cpu_device, get_gpu
 from training_platform.compute.memory import CATEGORIES, EstimateRequest, estimate
 from training_platform.compute.model import PRESETS, ModelSpec
-from training_platform.jobs.params import Algorithm
+from training_platform.contract.params import Algorithm
 
 QWEN7 = PRESETS["Qwen2.5-7B"]
 H100 = get_gpu("H100-80G")

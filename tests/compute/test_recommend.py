@@ -9,7 +9,7 @@ from training_platform.compute.recommend import (
     trl_arguments,
     verl_overrides,
 )
-from training_platform.jobs.params import Algorithm, parse_params
+from training_platform.contract.params import Algorithm, parse_params
 
 
 def test_user_guide_example_qwen7b_grpo_on_one_rtx5090():

@@ -5,9 +5,9 @@ import json
 import pytest
 
 from tests.datasets.files import WRITERS, clean_sft_rows, write_jsonl
+from training_platform.datafiles.formats import schema_for
+from training_platform.datafiles.table import apply_field_mapping, load_table
 from training_platform.datasets.audit import AuditOptions, audit_table
-from training_platform.datasets.formats import schema_for
-from training_platform.datasets.table import apply_field_mapping, load_table
 from training_platform.datasets.tokens import WHITESPACE, token_counter
 
 

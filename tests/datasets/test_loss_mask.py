@@ -3,13 +3,13 @@ without a chat template, including rows the trainer truncates or drops). The tra
 engines/trl/recipe.py builds them."""
 
 import pytest
+from training_platform.contract.run import RunSpec
 
+from training_platform.contract.params import Algorithm
 from training_platform.datasets.preview import loss_preview
 from training_platform.datasets.tokens import load_tokenizer
 from training_platform.engines.trl import recipe
 from training_platform.engines.trl.data import to_trl_dataset
-from training_platform.engines.trl.run_config import RunConfig
-from training_platform.jobs.params import Algorithm
 
 MAX_LENGTH = 80  # the demo chat template alone takes about 36 tokens
 SFT_ROWS = [
@@ -36,19 +36,18 @@ DPO_ROWS = [
 
 def build_trainer(tmp_path, demo_assets, algorithm: Algorithm, rows: list[dict], chat: bool):
     params = {"max_length": MAX_LENGTH, "batch_size": 2, "micro_batch_size": 2, "max_steps": 1}
-    config = RunConfig(
+    config = RunSpec(
         job_id="mask",
-        algorithm=algorithm,
         model_path=str(demo_assets["model"]),
         dataset_paths=[],
-        params=params,
+        params={**params, "algorithm": algorithm},
         output_dir=str(tmp_path / "job"),
     )
     tokenizer = recipe._load_tokenizer(config.model_path)
     if not chat:
         tokenizer.chat_template = None
     train_set = to_trl_dataset(rows, algorithm, chat)
-    trainer = recipe._build_trainer(config, config.training_params(), "cpu", tokenizer, train_set, None)
+    trainer = recipe._build_trainer(config, "cpu", tokenizer, train_set, None)
     return trainer, tokenizer
 
 

@@ -8,10 +8,10 @@ import pytest
 from pydantic import ValidationError
 
 from tests.datasets.files import WRITERS, clean_sft_rows, write_jsonl, write_parquet
+from training_platform.datafiles.table import read_mapped_rows
 from training_platform.datasets.audit import AuditOptions
 from training_platform.datasets.convert import ConvertRequest
 from training_platform.datasets.schemas import DatasetRegister, DatasetUpdate, DatasetUpload, DedupRequest
-from training_platform.datasets.table import read_mapped_rows
 from training_platform.errors import ConflictError, InvalidInputError, NotFoundError, TooLargeError
 from training_platform.jobs.schemas import JobCreate
 

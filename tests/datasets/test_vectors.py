@@ -9,10 +9,10 @@ import pytest
 from tests.datasets.files import clean_sft_rows, write_jsonl
 from tests.datasets.test_service import upload, wait
 from tests.helpers import free_port, wait_until
+from training_platform.datafiles.formats import schema_for
+from training_platform.datafiles.table import load_table
 from training_platform.datasets.audit import AuditOptions, audit_table
-from training_platform.datasets.formats import schema_for
 from training_platform.datasets.schemas import DedupRequest
-from training_platform.datasets.table import load_table
 from training_platform.datasets.tokens import token_counter
 from training_platform.datasets.vectors import Embedder, SemanticIndex, VectorStore
 

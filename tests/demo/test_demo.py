@@ -4,7 +4,7 @@ import torch
 from safetensors.torch import load_file
 from transformers import AutoModelForCausalLM, AutoModelForSequenceClassification, AutoTokenizer
 
-from training_platform.datasets.formats import validate_file
+from training_platform.datafiles.formats import validate_file
 from training_platform.demo.install import DEMO_JOB_NAME, install_demo
 
 

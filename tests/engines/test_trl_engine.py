@@ -3,35 +3,33 @@
 import json
 import sys
 
-from training_platform.engines import get_engine
-from training_platform.engines.base import RunRequest
+
+from training_platform.contract.layout import JobLayout
+from training_platform.contract.params import Algorithm, parse_params
+from training_platform.contract.run import RunSpec
+from training_platform.engines.registry import get_engine
 from training_platform.engines.trl.checkpoints import COMPLETE_MARKER, list_checkpoints, mark_complete
-from training_platform.engines.trl.run_config import RunConfig
-from training_platform.jobs.layout import JobLayout
-from training_platform.jobs.params import Algorithm, parse_params
 
 
-def run_request(tmp_path, algorithm=Algorithm.SFT, **params) -> RunRequest:
-    return RunRequest(
+def run_spec(tmp_path, algorithm=Algorithm.SFT, **params) -> RunSpec:
+    return RunSpec(
         job_id="abc",
-        algorithm=algorithm,
         model_path="/models/m",
         dataset_paths=["/data/d.jsonl"],
-        eval_dataset_path=None,
         params=parse_params(algorithm, params),
-        layout=JobLayout("abc", tmp_path / "abc"),
+        output_dir=str(tmp_path / "abc"),
+        cpu_threads=2,
     )
 
 
 def test_launch_spec_is_an_argument_list_with_the_run_config(tmp_path):
-    request = run_request(tmp_path, learning_rate=1e-4, max_steps=3, batch_size=4, micro_batch_size=2)
-    spec = get_engine("trl").launch_spec(request, cpu_threads=2)
-    config_path = request.layout.config_path
+    run = run_spec(tmp_path, learning_rate=1e-4, max_steps=3, batch_size=4, micro_batch_size=2)
+    spec = get_engine("trl").launch_spec(run)
+    config_path = run.layout.config_path
     assert spec.argv == [sys.executable, "-m", "training_platform.engines.trl", "--config", str(config_path)]
-    assert spec.cwd == request.layout.root
+    assert spec.cwd == run.layout.root
     assert spec.env["HF_HUB_OFFLINE"] == "1" and spec.env["OMP_NUM_THREADS"] == "2"
-    config = RunConfig.load(config_path)
-    assert config.training_params().gradient_accumulation_steps == 2
+    assert RunSpec.load(config_path) == run
     assert json.loads(config_path.read_text())["params"]["max_steps"] == 3
 
 
@@ -39,9 +37,9 @@ def test_ppo_and_multi_gpu_are_refused_with_a_reason(tmp_path):
     engine = get_engine("trl")
     assert Algorithm.PPO not in engine.algorithms
     assert "TRL no longer ships a PPO trainer" in engine.unsupported_message(Algorithm.PPO)
-    [gpus] = engine.check(run_request(tmp_path, num_gpus=2, batch_size=16))
-    assert gpus.field == "params.num_gpus"
-    assert engine.check(run_request(tmp_path, Algorithm.GSPO, batch_size=2, rollout_n=4)) == []
+    [gpus] = engine.refusals(run_spec(tmp_path, num_gpus=2, batch_size=16).params)
+    assert gpus.field == "params.num_gpus" and "one device per job" in gpus.message
+    assert engine.refusals(run_spec(tmp_path, Algorithm.GSPO, batch_size=2, rollout_n=4).params) == []
 
 
 def test_torn_checkpoints_are_listed_but_never_resumed_from(tmp_path):

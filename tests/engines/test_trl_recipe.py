@@ -4,26 +4,25 @@ import json
 import math
 
 import pytest
+from training_platform.contract.run import RunSpec
 
+from training_platform.contract import control
+from training_platform.contract.status import read_status
 from training_platform.engines.trl.checkpoints import list_checkpoints
-from training_platform.engines.trl.run_config import RunConfig
-from training_platform.jobs import control
-from training_platform.metrics.status import read_status
 
 
 def metric_lines(layout) -> list[dict]:
     return [json.loads(line) for line in layout.metrics_path.read_text().splitlines()]
 
 
-def run(tmp_path, demo_assets, algorithm, dataset, **params) -> RunConfig:
+def run(tmp_path, demo_assets, algorithm, dataset, **params) -> RunSpec:
     from training_platform.engines.trl.recipe import main
 
-    config = RunConfig(
+    config = RunSpec(
         job_id="job",
-        algorithm=algorithm,
         model_path=str(demo_assets["model"]),
         dataset_paths=[str(demo_assets[dataset])],
-        params=params,
+        params={**params, "algorithm": algorithm},
         output_dir=str(tmp_path),
         cpu_threads=1,
     )

@@ -4,11 +4,11 @@ import sys
 
 import pytest
 
-from training_platform.engines.base import RunRequest
+from training_platform.contract.layout import JobLayout
+from training_platform.contract.params import Algorithm, parse_params
+from training_platform.contract.run import RunSpec
 from training_platform.engines.verl.command import SAVE_AT_END_ONLY, Target, VerlFiles, command, environment
 from training_platform.engines.verl.validate import validate
-from training_platform.jobs.layout import JobLayout
-from training_platform.jobs.params import Algorithm, parse_params
 
 RL = {"batch_size": 4, "rollout_n": 4, "micro_batch_size": 4, "max_steps": 3, "max_prompt_length": 64,
       "max_response_length": 32, "save_interval": 2}  # fmt: skip
@@ -17,16 +17,14 @@ RL = {"batch_size": 4, "rollout_n": 4, "micro_batch_size": 4, "max_steps": 3, "m
 CPU = Target(sys.executable, "cpu")
 
 
-def request(tmp_path, demo_assets, algorithm, **params) -> RunRequest:
+def request(tmp_path, demo_assets, algorithm, **params) -> RunSpec:
     dataset = demo_assets["sft"] if algorithm == Algorithm.SFT else demo_assets["grpo"]
-    return RunRequest(
+    return RunSpec(
         job_id="job1",
-        algorithm=algorithm,
         model_path=str(demo_assets["model"]),
         dataset_paths=[str(dataset)],
-        eval_dataset_path=None,
         params=parse_params(algorithm, params),
-        layout=JobLayout("job1", tmp_path / "job1"),
+        output_dir=str(tmp_path / "job1"),
     )
 
 
@@ -73,11 +71,11 @@ def test_ppo_has_a_critic_on_the_actor_model_and_a_reward_model(tmp_path, demo_a
 
 def test_environment_points_verl_at_the_job(tmp_path, demo_assets):
     job = request(tmp_path, demo_assets, Algorithm.SFT, max_steps=2)
-    cpu = environment(job, CPU, cpu_threads=1)
+    cpu = environment(job.model_copy(update={"cpu_threads": 1}), CPU)
     assert cpu["VERL_FILE_LOGGER_PATH"] == str(job.layout.metrics_path)
     assert cpu["VERL_USE_EXTERNAL_MODULES"] == "training_platform.engines.verl.plugin"
     assert (cpu["VERL_PLATFORM"], cpu["WANDB_MODE"], cpu["OMP_NUM_THREADS"]) == ("cpu", "disabled", "1")
-    assert "VERL_PLATFORM" not in environment(job, Target(sys.executable, "cuda"), cpu_threads=0)
+    assert "VERL_PLATFORM" not in environment(job, Target(sys.executable, "cuda"))
 
 
 def test_fractional_epochs_become_whole_batches_of_steps(tmp_path, demo_assets):
@@ -99,7 +97,7 @@ def test_rl_on_cpu_runs_vllm_cpu_in_a_private_ray_cluster(tmp_path, demo_assets)
     )
     assert values["+ray_kwargs.ray_init.address"] == "local" and values["+ray_kwargs.ray_init.num_gpus"] == "1"
     assert values["+ray_kwargs.ray_init._temp_dir"].endswith("tplat-ray/job1'")
-    env = environment(job, CPU, cpu_threads=0)
+    env = environment(job, CPU)
     assert (env["VLLM_CPU_KVCACHE_SPACE"], env["VLLM_TARGET_DEVICE"]) == ("1", "cpu")
     assert validate(command(job, CPU, VerlFiles(job.layout.root))) == []
 
@@ -111,7 +109,7 @@ def test_rl_on_a_gpu_or_in_a_ray_cluster_leaves_those_choices_to_verl(tmp_path, 
     assert "reward.num_workers" not in gpu and gpu["+ray_kwargs.ray_init.address"] == "local"
     cluster = overrides(command(job, Target(sys.executable, "cpu", own_ray=False), VerlFiles(job.layout.root)))
     assert not [key for key in cluster if key.startswith(("+ray_kwargs", "ray_kwargs"))]  # it joins the cluster
-    assert "VLLM_CPU_KVCACHE_SPACE" not in environment(job, Target(sys.executable, "cuda"), cpu_threads=0)
+    assert "VLLM_CPU_KVCACHE_SPACE" not in environment(job, Target(sys.executable, "cuda"))
 
 
 def test_runs_without_a_save_interval_still_end_with_a_checkpoint(tmp_path, demo_assets):

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
+from training_platform.contract.params import Algorithm
 from training_platform.errors import ConflictError, InvalidInputError
-from training_platform.jobs.params import Algorithm
 from training_platform.jobs.schemas import JobCreate
 
 SFT_PARAMS = {"learning_rate": 1e-3, "batch_size": 8, "micro_batch_size": 8, "max_steps": 5}
@@ -32,8 +32,7 @@ def test_create_stores_resolved_paths_and_validated_params(platform, demo_assets
     assert job.status == "pending"
     assert job.params["max_steps"] == 5 and job.params["lr_scheduler"] == "cosine"
     assert "algorithm" not in job.params
-    read = platform.jobs.read(job)
-    assert read.allowed_actions == ["start", "stop", "delete"] and read.progress is None
+    assert job.allowed_actions == ["start", "stop", "delete"] and job.progress is None
     assert [e.kind for e in platform.jobs.events("run-1")] == ["created"]
 
 

@@ -1,6 +1,13 @@
 import pytest
 
-from training_platform.jobs.states import FINISHED, TRANSITIONS, JobStatus, allowed_sources, can_transition
+from training_platform.jobs.states import (
+    ACTION_SOURCES,
+    FINISHED,
+    TRANSITIONS,
+    JobStatus,
+    allowed_actions,
+    allowed_sources,
+)
 
 LEGAL = {
     ("pending", "running"),
@@ -18,10 +25,28 @@ LEGAL = {
 @pytest.mark.parametrize("source", list(JobStatus))
 @pytest.mark.parametrize("target", list(JobStatus))
 def test_transition_table(source, target):
-    assert can_transition(source, target) == ((source.value, target.value) in LEGAL)
+    assert (target in TRANSITIONS[source]) == ((source.value, target.value) in LEGAL)
 
 
 def test_finished_jobs_only_leave_by_resuming_a_failure():
     for status in FINISHED:
         assert TRANSITIONS[status] <= {JobStatus.RUNNING}
     assert allowed_sources(JobStatus.RUNNING) == {JobStatus.PENDING, JobStatus.PAUSED, JobStatus.FAILED}
+
+
+def test_every_action_that_moves_a_job_follows_the_transition_table():
+    moves = {"start": JobStatus.RUNNING, "resume": JobStatus.RUNNING, "pause": JobStatus.PAUSED}
+    moves["stop"] = JobStatus.CANCELLED
+    for action, target in moves.items():
+        assert all(target in TRANSITIONS[source] for source in ACTION_SOURCES[action]), action
+    assert ACTION_SOURCES["start"] | ACTION_SOURCES["resume"] == allowed_sources(JobStatus.RUNNING)
+    assert ACTION_SOURCES["stop"] == allowed_sources(JobStatus.CANCELLED)
+
+
+def test_allowed_actions_per_status_and_while_a_request_is_pending():
+    assert allowed_actions(JobStatus.PENDING, None) == ["start", "stop", "delete"]
+    assert allowed_actions(JobStatus.RUNNING, None) == ["pause", "stop"]
+    assert allowed_actions(JobStatus.RUNNING, "pause") == ["stop"]
+    assert allowed_actions(JobStatus.PAUSED, None) == ["resume", "stop", "delete"]
+    assert allowed_actions(JobStatus.FAILED, None) == ["resume", "delete"]
+    assert allowed_actions(JobStatus.COMPLETED, None) == ["delete"]

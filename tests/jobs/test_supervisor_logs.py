@@ -1,6 +1,6 @@
 """What the supervisor quotes from a job's log when it fails one."""
 
-from training_platform.jobs.layout import JobLayout
+from training_platform.contract.layout import JobLayout
 from training_platform.jobs.supervisor import last_error_line, log_excerpt
 
 WEIGHT_SYNC_FAILURE = """\

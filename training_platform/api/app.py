@@ -24,7 +24,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI):
         platform = Platform.open(settings)
         platform.metrics.hub.bind(asyncio.get_running_loop())
-        platform.supervisor.recover()
+        platform.jobs.recover()
         platform.supervisor.start_stall_watch()
         platform.datasets.recover()
         app.state.platform = platform

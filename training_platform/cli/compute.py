@@ -11,8 +11,8 @@ from rich.table import Table
 from training_platform.compute import service
 from training_platform.compute.gpus import GiB
 from training_platform.compute.memory import Attention, Optimizer, Precision
+from training_platform.contract.params import Algorithm
 from training_platform.errors import InvalidInputError, field_errors_from_pydantic
-from training_platform.jobs.params import Algorithm
 
 app = typer.Typer(help="Size a run: memory per GPU, and the configuration that fits.", no_args_is_help=True)
 console = Console()

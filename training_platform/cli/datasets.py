@@ -268,11 +268,11 @@ def audit(
 
 
 def _audit_file(path: Path, kind: str, field: list[str], options) -> dict:
+    from training_platform.datafiles.formats import schema_for
+    from training_platform.datafiles.io import DatasetFileError
+    from training_platform.datafiles.table import apply_field_mapping, load_table
     from training_platform.datasets.audit import audit_table
-    from training_platform.datasets.formats import schema_for
-    from training_platform.datasets.io import DatasetFileError
     from training_platform.datasets.schemas import field_assignments
-    from training_platform.datasets.table import apply_field_mapping, load_table
     from training_platform.datasets.tokens import token_counter
     from training_platform.datasets.vectors import Embedder, SemanticIndex, VectorStore
     from training_platform.errors import PlatformError

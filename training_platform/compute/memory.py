@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from training_platform.compute.gpus import GiB, Gpu
 from training_platform.compute.model import ModelSpec
-from training_platform.jobs.params import Algorithm
+from training_platform.contract.params import Algorithm
 
 Precision = Literal["bf16-amp", "bf16", "fp32"]
 Optimizer = Literal["adamw", "adamw8bit", "sgd"]

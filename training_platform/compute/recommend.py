@@ -24,8 +24,8 @@ from training_platform.compute.memory import (
     estimate,
 )
 from training_platform.compute.model import ModelSpec
+from training_platform.contract.params import Algorithm
 from training_platform.errors import FieldError, InvalidInputError
-from training_platform.jobs.params import Algorithm
 
 # User guide §5.3: SFT 4-32, DPO 32-128, GRPO/PPO 128-512 (prompts). The middle of each range that a
 # small team's hardware still turns over in reasonable time.

@@ -12,11 +12,11 @@ import numpy as np
 import polars as pl
 from pydantic import BaseModel, Field
 
-from training_platform.datasets.formats import validate_table
-from training_platform.datasets.io import RowProblem
+from training_platform.common.progress import ProgressCallback, Steps, ignore_progress
+from training_platform.datafiles.formats import validate_table
+from training_platform.datafiles.io import RowProblem
+from training_platform.datafiles.table import ROW, DatasetTable, text_frame, with_text
 from training_platform.datasets.minhash import near_duplicate_groups
-from training_platform.datasets.progress import ProgressCallback, Steps, ignore_progress
-from training_platform.datasets.table import ROW, DatasetTable, text_frame, with_text
 from training_platform.datasets.tokens import TokenCounter
 from training_platform.datasets.vectors import SemanticIndex
 

@@ -12,7 +12,7 @@ import numpy as np
 import polars as pl
 from pydantic import BaseModel, Field
 
-from training_platform.datasets.table import ROW
+from training_platform.datafiles.table import ROW
 
 
 class ConvertRequest(BaseModel):

@@ -16,8 +16,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from training_platform.datasets.io import RowProblem
-from training_platform.jobs.params import Algorithm
+from training_platform.contract.params import Algorithm
+from training_platform.datafiles.io import RowProblem
 
 
 class RowOut(BaseModel):

@@ -1,12 +1,13 @@
 """What the datasets API accepts and returns."""
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from training_platform.datasets.audit import Finding
 from training_platform.errors import FieldError, InvalidInputError
+from training_platform.tasks import BackgroundTaskRead
 
 DatasetKind = Literal["sft", "dpo", "grpo", "gspo", "ppo", "eval"]
 DatasetName = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")]
@@ -86,19 +87,9 @@ class DatasetRead(BaseModel):
     created_at: datetime
 
 
-class TaskRead(BaseModel):
-    id: str
+class TaskRead(BackgroundTaskRead):
     dataset_id: str
     kind: Literal["audit", "index", "dedup"]
-    status: Literal["queued", "running", "completed", "failed"]
-    progress: float
-    message: str
-    params: dict[str, Any]
-    result: dict[str, Any] | None
-    error: str | None
-    created_at: datetime
-    started_at: datetime | None
-    finished_at: datetime | None
 
 
 class AuditTaskRead(TaskRead):

@@ -13,6 +13,19 @@ from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 
+from training_platform.common.progress import ProgressCallback
+from training_platform.contract.params import Algorithm, parse_params
+from training_platform.datafiles.formats import row_problem_errors, schema_for, validate_table
+from training_platform.datafiles.io import DATASET_REFERENCE, DatasetFileError, RowProblem, dataset_format, iter_rows
+from training_platform.datafiles.table import (
+    ROW,
+    DatasetTable,
+    apply_field_mapping,
+    load_table,
+    map_row,
+    text_frame,
+    with_text,
+)
 from training_platform.datasets.audit import (
     AuditOptions,
     AuditReport,
@@ -22,10 +35,7 @@ from training_platform.datasets.audit import (
     semantic_duplicates,
 )
 from training_platform.datasets.convert import ConvertRequest, split, suffix_for, trl_layout, write_frame
-from training_platform.datasets.formats import schema_for, validate_table
-from training_platform.datasets.io import DATASET_REFERENCE, DatasetFileError, RowProblem, dataset_format, iter_rows
 from training_platform.datasets.preview import LossPreview, RowsPage, loss_preview, row_out
-from training_platform.datasets.progress import ProgressCallback
 from training_platform.datasets.schemas import (
     DatasetFields,
     DatasetRegister,
@@ -35,24 +45,14 @@ from training_platform.datasets.schemas import (
 )
 from training_platform.datasets.stats import DatasetStats, dataset_stats, label_fields_of
 from training_platform.datasets.storage import DatasetStorage, StagedUpload, content_hash, plain_file_name
-from training_platform.datasets.table import (
-    ROW,
-    DatasetTable,
-    apply_field_mapping,
-    load_table,
-    map_row,
-    text_frame,
-    with_text,
-)
-from training_platform.datasets.tasks import TaskRunner
 from training_platform.datasets.tokens import load_tokenizer, token_counter
 from training_platform.datasets.vectors import Embedder, SearchHit, SemanticIndex, VectorStore
 from training_platform.db import Database
 from training_platform.db.lookup import get_by_name_or_id, name_taken
 from training_platform.db.tables import DatasetTask, RegisteredDataset
 from training_platform.errors import ConflictError, FieldError, InvalidInputError, NotFoundError
-from training_platform.jobs.params import Algorithm, parse_params
 from training_platform.models.registry import ModelRegistry
+from training_platform.tasks import TaskRunner
 
 REPORT_ROUTE = "/api/v1/datasets/reports"
 PREVIEW_FINDINGS = 50
@@ -75,7 +75,7 @@ class DatasetService:
         self.vectors = vectors
         self.embedder = embedder
         self.error_limit = error_limit
-        self.tasks = TaskRunner(db)
+        self.tasks = TaskRunner(db, DatasetTask, owner="dataset_id")
 
     def recover(self) -> None:
         """At server start (one server per home): uploads and tasks cut off by the last stop are gone."""
@@ -195,16 +195,8 @@ class DatasetService:
                 "problems": [{"row": p.row, "message": p.message} for p in problems],
             },
         )
-        errors = [FieldError(field, p.message, row=p.row) for p in problems[: self.error_limit]]
-        listed = min(len(problems), self.error_limit)
-        errors.append(
-            FieldError(
-                field,
-                f"{len(problems)} of {num_rows} rows are invalid; the first {listed} are listed, all of them in "
-                f"{REPORT_ROUTE}/{report_id}",
-            )
-        )
-        return errors
+        listed = problems[: self.error_limit]
+        return row_problem_errors(field, listed, num_rows, len(problems), f"{REPORT_ROUTE}/{report_id}")
 
     def _check_name_free(self, name: str) -> None:
         with self.db.session() as session:

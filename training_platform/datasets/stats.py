@@ -5,7 +5,7 @@ import numpy as np
 import polars as pl
 from pydantic import BaseModel
 
-from training_platform.datasets.table import ROW, DatasetTable, text_frame
+from training_platform.datafiles.table import ROW, DatasetTable, text_frame
 from training_platform.datasets.tokens import TokenCounter
 
 DEFAULT_LABEL_FIELDS = ("data_source", "category")

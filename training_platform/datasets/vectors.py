@@ -17,8 +17,8 @@ from functools import cached_property
 
 import numpy as np
 
+from training_platform.common.progress import ProgressCallback, ignore_progress
 from training_platform.datasets.grouping import connected_components, groups_of, lowest_links
-from training_platform.datasets.progress import ProgressCallback, ignore_progress
 
 DIMENSION = 384
 _INSERT_BATCH = 2_000

@@ -1,4 +1,5 @@
-"""The platform's tables. Changing one means adding an Alembic revision (see docs/development.md)."""
+"""The platform's tables. Changing one means adding an Alembic revision (`alembic revision --autogenerate`), which
+tests/db/test_migrations.py holds to these classes."""
 
 from datetime import datetime
 from typing import Any
@@ -108,23 +109,36 @@ class RegisteredDataset(SQLModel, table=True):
     derivation: str = Field(default="", sa_type=Text, sa_column_kwargs={"server_default": ""})
 
 
-class DatasetTask(SQLModel, table=True):
-    """Background work on a dataset (audit, vector index, dedup) with its progress and result."""
-
-    __tablename__ = "dataset_tasks"
+class BackgroundTask(SQLModel):
+    """Long work in the background (a dataset audit, a checkpoint export) with its progress and result."""
 
     id: str = Field(primary_key=True, max_length=32)
-    dataset_id: str = Field(sa_column=Column(ForeignKey("datasets.id", ondelete="CASCADE"), index=True, nullable=False))
     kind: str = Field(max_length=16)
-    status: str = Field(max_length=16)
+    status: str = Field(max_length=16)  # queued | running | completed | failed
     progress: float = 0.0
     message: str = Field(default="", sa_type=Text)
-    params: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
-    result: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    params: dict[str, Any] = Field(default_factory=dict, sa_type=JSON, nullable=False)
+    result: dict[str, Any] | None = Field(default=None, sa_type=JSON, nullable=True)
     error: str | None = Field(default=None, sa_type=Text)
     created_at: datetime = _timestamp()
     started_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+class DatasetTask(BackgroundTask, table=True):
+    """Background work on a dataset: audit, vector index, dedup."""
+
+    __tablename__ = "dataset_tasks"
+
+    dataset_id: str = Field(sa_column=Column(ForeignKey("datasets.id", ondelete="CASCADE"), index=True, nullable=False))
+
+
+class JobTask(BackgroundTask, table=True):
+    """Background work on a job: checkpoint export."""
+
+    __tablename__ = "job_tasks"
+
+    job_id: str = Field(sa_column=Column(ForeignKey("jobs.id", ondelete="CASCADE"), index=True, nullable=False))
 
 
 class MetricSeries(SQLModel, table=True):

@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass
 
+from training_platform.contract.params import Algorithm
 from training_platform.datasets.schemas import DatasetRegister
 from training_platform.demo.assets import (
     DEMO_MODEL_NAME,
@@ -12,7 +13,6 @@ from training_platform.demo.assets import (
     build_tokenizer,
 )
 from training_platform.errors import NotFoundError
-from training_platform.jobs.params import Algorithm
 from training_platform.jobs.schemas import JobCreate
 from training_platform.models.registry import ModelRegister
 from training_platform.platform import Platform

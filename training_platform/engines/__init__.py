@@ -1,5 +1,2 @@
-"""Training engines: turn a job into a process to launch, and know where that process leaves its checkpoints."""
-
-from training_platform.engines.base import CheckpointInfo, Engine, LaunchSpec, available_engines, get_engine
-
-__all__ = ["CheckpointInfo", "Engine", "LaunchSpec", "available_engines", "get_engine"]
+"""Training engines: what each can run, how a run becomes its configuration and process, and where that process
+leaves its checkpoints."""

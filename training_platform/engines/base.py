@@ -1,24 +1,20 @@
-"""The engine interface and registry.
+"""The engine interface: what an engine can run, and how a run becomes its configuration and its process.
 
-An engine never starts processes itself: it describes one (a LaunchSpec) and a runner executes it,
-so the same engine runs locally, over SSH or on Ray.
+An engine never starts processes itself: it describes one (a LaunchSpec) and a runner executes it, so the same
+engine runs locally or on a Ray cluster. Engines are found by name through `engines/registry.py`.
 """
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any, ClassVar
 
-from training_platform.errors import FieldError, InvalidInputError
-from training_platform.jobs.layout import JobLayout
-from training_platform.jobs.params import Algorithm, TrainingParams
-
-
-@dataclass(frozen=True)
-class LaunchSpec:
-    argv: list[str]
-    cwd: Path
-    env: dict[str, str] = field(default_factory=dict)
+from training_platform.common.progress import ProgressCallback, ignore_progress
+from training_platform.contract.layout import JobLayout
+from training_platform.contract.params import Algorithm, TrainingParams
+from training_platform.contract.run import LaunchSpec, RunSpec
+from training_platform.errors import FieldError
 
 
 @dataclass(frozen=True)
@@ -33,26 +29,51 @@ class CheckpointInfo:
 
 
 @dataclass(frozen=True)
-class RunRequest:
-    """Everything an engine needs to know about a job to launch it."""
+class Capabilities:
+    """What an engine can run, wherever it runs: the configurator searches only within it, and a job outside
+    it is refused before anything is created."""
 
-    job_id: str
-    algorithm: Algorithm
-    model_path: str
-    dataset_paths: list[str]
-    eval_dataset_path: str | None
-    params: TrainingParams
-    layout: JobLayout
-    dataset_fields: dict[str, dict[str, str]] = field(default_factory=dict)  # field mapping per data path
-    run_mode: str = "local"
+    algorithms: frozenset[Algorithm]
+    devices: frozenset[str]  # kinds of device it trains on: "cuda", "mps", "cpu"
+    max_devices: int | None  # devices one job can use; None: as many as the job asks for
+    # Memory strategies it applies (the configurator's terms): ZeRO/FSDP stages, and CPU offloading.
+    zero_stages: frozenset[int]
+    cpu_offload: bool
 
 
 class Engine(ABC):
-    name: str
-    algorithms: frozenset[Algorithm]
+    name: ClassVar[str]
+    capabilities: ClassVar[Capabilities]
 
-    def check(self, request: RunRequest) -> list[FieldError]:
-        """Engine-specific reasons to refuse a job (of a supported algorithm) before anything is created."""
+    @property
+    def algorithms(self) -> frozenset[Algorithm]:
+        return self.capabilities.algorithms
+
+    def unsupported_message(self, algorithm: Algorithm) -> str:
+        supported = ", ".join(sorted(self.algorithms))
+        return f"the {self.name} engine does not run {algorithm.value}; it runs {supported}"
+
+    def supports(self, algorithm: Algorithm, num_gpus: int, device: str | None = None) -> bool:
+        """Whether the engine can run `algorithm` on `num_gpus` devices (of kind `device`, when given)."""
+        limit = self.capabilities.max_devices
+        fits_devices = (limit is None or num_gpus <= limit) and (device is None or device in self.capabilities.devices)
+        return algorithm in self.algorithms and fits_devices
+
+    def refusals(self, params: TrainingParams) -> list[FieldError]:
+        """Why this engine can never run a job with `params`, whatever the machine (empty if it can)."""
+        algorithm = Algorithm(params.algorithm)
+        if algorithm not in self.algorithms:
+            return [FieldError("algorithm", self.unsupported_message(algorithm))]
+        limit = self.capabilities.max_devices
+        if limit is not None and params.num_gpus > limit:
+            devices = "one device" if limit == 1 else f"at most {limit} devices"
+            return [FieldError("params.num_gpus", f"the {self.name} engine trains on {devices} per job")]
+        if params.cpu_offload != "none" and not self.capabilities.cpu_offload:
+            return [FieldError("params.cpu_offload", f"the {self.name} engine does not offload to CPU memory")]
+        return []
+
+    def check(self, spec: RunSpec) -> list[FieldError]:
+        """Why this job cannot run here (the engine's environment, its own validation); empty if it can."""
         return []
 
     def runnable_here(self, algorithm: Algorithm) -> bool:
@@ -60,15 +81,12 @@ class Engine(ABC):
         return algorithm in self.algorithms
 
     @abstractmethod
-    def export(self, checkpoint: CheckpointInfo, target: Path) -> Path:
-        """Write `checkpoint` as a Hugging Face model directory at `target` (whole, or not at all)."""
-
-    def unsupported_message(self, algorithm: Algorithm) -> str:
-        supported = ", ".join(sorted(self.algorithms))
-        return f"the {self.name} engine does not run {algorithm.value}; it runs {supported}"
+    def render(self, spec: RunSpec, device: str) -> dict[str, Any]:
+        """The engine's own configuration of the run on `device` ("cuda", "cpu", "mps"), as a user running the
+        engine by hand would write it (verl: the command's overrides; TRL: the trainer's arguments)."""
 
     @abstractmethod
-    def launch_spec(self, request: RunRequest, cpu_threads: int) -> LaunchSpec:
+    def launch_spec(self, spec: RunSpec) -> LaunchSpec:
         """Write what the process needs into the job's directory and describe how to start it."""
 
     @abstractmethod
@@ -78,52 +96,12 @@ class Engine(ABC):
     def latest_complete_checkpoint(self, layout: JobLayout) -> CheckpointInfo | None:
         return latest_complete(self.list_checkpoints(layout))
 
+    @abstractmethod
+    def export(self, checkpoint: CheckpointInfo, target: Path, progress: ProgressCallback = ignore_progress) -> Path:
+        """Write `checkpoint` as a Hugging Face model directory at `target` (whole, or not at all)."""
+
 
 def latest_complete(checkpoints: list[CheckpointInfo]) -> CheckpointInfo | None:
     """The resumable checkpoint with the highest step, ignoring torn ones."""
     complete = [c for c in checkpoints if c.kind == "checkpoint" and c.complete]
     return max(complete, key=lambda c: c.step) if complete else None
-
-
-_ENGINES: dict[str, Engine] = {}
-
-
-def register_engine(engine: Engine) -> Engine:
-    _ENGINES[engine.name] = engine
-    return engine
-
-
-def available_engines() -> list[str]:
-    _load_builtin_engines()
-    return sorted(_ENGINES)
-
-
-AUTO = "auto"
-AUTO_PREFERENCE = ("verl", "trl")  # the platform is built on verl; TRL where verl cannot run here
-
-
-def choose_engine(name: str, algorithm: Algorithm) -> Engine:
-    """The engine a job asked for, or for `auto` the first in AUTO_PREFERENCE that can run it here."""
-    if name != AUTO:
-        return get_engine(name)
-    _load_builtin_engines()
-    candidates = [_ENGINES[n] for n in AUTO_PREFERENCE if n in _ENGINES]
-    runnable = [engine for engine in candidates if engine.runnable_here(algorithm)]
-    supporting = [engine for engine in candidates if algorithm in engine.algorithms]
-    return (runnable or supporting or candidates)[0]
-
-
-def get_engine(name: str) -> Engine:
-    _load_builtin_engines()
-    try:
-        return _ENGINES[name]
-    except KeyError:
-        raise InvalidInputError(
-            [FieldError("engine", f"unknown engine '{name}'; available: {', '.join(sorted(_ENGINES))}")]
-        ) from None
-
-
-def _load_builtin_engines() -> None:
-    # Imported on first use so the API does not pay for engines it is not asked about.
-    import training_platform.engines.trl.engine  # noqa: F401
-    import training_platform.engines.verl.engine  # noqa: F401

@@ -5,9 +5,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from training_platform.jobs.params import Algorithm
+from training_platform.contract.params import Algorithm
+from training_platform.contract.status import TrainingStatus
 from training_platform.jobs.states import JobStatus
-from training_platform.metrics.status import TrainingStatus
+from training_platform.tasks import BackgroundTaskRead
 
 JobName = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")]
 
@@ -43,18 +44,7 @@ class Progress(BaseModel):
 
     @classmethod
     def from_status(cls, status: TrainingStatus) -> "Progress":
-        return cls(
-            current_step=status.current_step,
-            total_steps=status.total_steps,
-            epoch=status.epoch,
-            loss=status.loss,
-            learning_rate=status.learning_rate,
-            elapsed_seconds=status.elapsed_seconds,
-            eta_seconds=status.eta_seconds,
-            last_checkpoint_step=status.last_checkpoint_step,
-            state=status.status.value,
-            message=status.message,
-        )
+        return cls.model_validate({**status.model_dump(), "state": status.status.value})
 
 
 class JobRead(BaseModel):
@@ -102,9 +92,11 @@ class CheckpointRead(BaseModel):
     size_bytes: int
 
 
-class ExportRead(BaseModel):
-    checkpoint: str
-    path: str
+class JobTaskRead(BackgroundTaskRead):
+    """A checkpoint export; once completed, `result` holds the checkpoint and the exported directory's path."""
+
+    job_id: str
+    kind: Literal["export"]
 
 
 class LogTail(BaseModel):

@@ -8,11 +8,16 @@ from pathlib import Path
 from pydantic import TypeAdapter, ValidationError
 
 from training_platform.common.files import tail_lines
-from training_platform.datasets.formats import validate_file
-from training_platform.datasets.io import DATASET_REFERENCE, DatasetFileError
-from training_platform.db.tables import Job, JobEvent
+from training_platform.common.progress import ProgressCallback
+from training_platform.contract import control
+from training_platform.contract.params import PPOParams, RuleRewardParams, TrainingParams, parse_params
+from training_platform.contract.status import read_status
+from training_platform.datafiles.formats import row_problem_errors, validate_file
+from training_platform.datafiles.io import DATASET_REFERENCE, DatasetFileError
+from training_platform.db.tables import Job, JobTask
 from training_platform.db.types import utcnow
-from training_platform.engines.base import CheckpointInfo, choose_engine, get_engine
+from training_platform.engines.base import CheckpointInfo
+from training_platform.engines.registry import choose_engine, get_engine
 from training_platform.errors import (
     ConflictError,
     FieldError,
@@ -20,33 +25,25 @@ from training_platform.errors import (
     NotFoundError,
     field_errors_from_pydantic,
 )
-from training_platform.jobs import control
-from training_platform.jobs.params import PPOParams, RuleRewardParams, TrainingParams, parse_params
-from training_platform.jobs.schemas import JobCreate, JobName, JobRead, Progress
-from training_platform.jobs.states import JobStatus
+from training_platform.jobs.runs import EXTERNAL, layout_of, run_spec
+from training_platform.jobs.schemas import (
+    CheckpointRead,
+    JobCreate,
+    JobEventRead,
+    JobName,
+    JobRead,
+    JobTaskRead,
+    Progress,
+)
+from training_platform.jobs.states import ACTION_SOURCES, JobStatus, allowed_actions
 from training_platform.jobs.store import JobStore
-from training_platform.jobs.supervisor import JobSupervisor, layout_of, run_request
-from training_platform.metrics.status import read_status
+from training_platform.jobs.supervisor import JobSupervisor
 from training_platform.models.registry import model_dir_problem
 from training_platform.rewards import RewardConfigError, validate_reward_spec
+from training_platform.tasks import TaskRunner
 
-# Engine, algorithm and run mode of a job whose metrics were imported from a run the platform did not launch.
-EXTERNAL = "external"
 # `dataset:<name or id>` → the registered dataset's path and field mapping.
 DatasetResolver = Callable[[str], tuple[str, dict[str, str]]]
-
-
-def allowed_actions(job: Job) -> list[str]:
-    status = JobStatus(job.status)
-    if status == JobStatus.PENDING:
-        return ["start", "stop", "delete"]
-    if status == JobStatus.RUNNING:
-        return ["stop"] if job.requested_action else ["pause", "stop"]
-    if status == JobStatus.PAUSED:
-        return ["resume", "stop", "delete"]
-    if status == JobStatus.FAILED:
-        return ["resume", "delete"]
-    return ["delete"]
 
 
 class JobService:
@@ -63,11 +60,21 @@ class JobService:
         self.jobs_dir = jobs_dir
         self.error_limit = error_limit
         self.resolve_dataset = resolve_dataset
+        self.tasks = TaskRunner(store.db, JobTask, owner="job_id")
+
+    def recover(self) -> None:
+        """At server start: re-attach to running processes; exports cut off by the last stop are over."""
+        self.supervisor.recover()
+        self.tasks.recover()
+
+    def close(self) -> None:
+        self.tasks.shutdown()
+        self.supervisor.close()
 
     # ---- create / read / delete ------------------------------------------------------------------
 
-    def create(self, request: JobCreate) -> Job:
-        engine = choose_engine(request.engine, request.algorithm)
+    def create(self, request: JobCreate) -> JobRead:
+        engine = choose_engine(request.engine, request.algorithm, _requested_gpus(request.params))
         if request.algorithm not in engine.algorithms:
             raise InvalidInputError([FieldError("algorithm", engine.unsupported_message(request.algorithm))])
         if request.run_mode not in self.supervisor.runners:
@@ -91,14 +98,14 @@ class JobService:
             status=JobStatus.PENDING.value,
             output_dir=str(self.jobs_dir / job_id),
         )
-        if errors := engine.check(run_request(job)):
+        if errors := engine.refusals(params) or engine.check(run_spec(job)):
             raise InvalidInputError(errors)
         if self.store.name_taken(request.name):
             raise ConflictError(f"a job named '{request.name}' already exists")
         layout_of(job).root.mkdir(parents=True, exist_ok=True)
         chosen = f" (chosen for '{request.engine}')" if request.engine != engine.name else ""
         job = self.store.add(job, f"created {request.algorithm.value} job on engine {engine.name}{chosen}")
-        return self.start(job.id) if request.start else job
+        return self.start(job.id) if request.start else self.view(job)
 
     def _data_sources(
         self, request: JobCreate
@@ -169,19 +176,15 @@ class JobService:
             report = validate_file(Path(path), kind, answer_fields, keep=self.error_limit, field_mapping=fields)
         except DatasetFileError as error:
             return [FieldError(field, str(error))], None
-        errors = [FieldError(field, problem.message, row=problem.row) for problem in report.problems]
-        if report.num_invalid > len(report.problems):
-            errors.append(
-                FieldError(
-                    field,
-                    f"{report.num_invalid} of {report.num_rows} rows are invalid; the first "
-                    f"{len(report.problems)} are listed",
-                )
-            )
+        errors = row_problem_errors(field, report.problems, report.num_rows, report.num_invalid)
         return errors, report.columns
 
-    def get(self, name_or_id: str) -> Job:
+    def find(self, name_or_id: str) -> Job:
+        """The job's row, for the platform's other services."""
         return self.store.find(name_or_id)
+
+    def get(self, name_or_id: str) -> JobRead:
+        return self.view(self.store.find(name_or_id))
 
     def get_or_create_external(self, name_or_id: str, source: str) -> Job:
         """The job to import a metrics file into; a run the platform did not launch gets a record of its own."""
@@ -209,8 +212,8 @@ class JobService:
         layout_of(job).root.mkdir(parents=True, exist_ok=True)
         return self.store.add(job, f"external run: metrics imported from {source}")
 
-    def list_jobs(self, statuses: list[JobStatus], limit: int, offset: int) -> list[Job]:
-        return self.store.query(statuses, limit=limit, offset=offset)
+    def list_jobs(self, statuses: list[JobStatus], limit: int, offset: int) -> list[JobRead]:
+        return [self.view(job) for job in self.store.query(statuses, limit=limit, offset=offset)]
 
     def delete(self, name_or_id: str, delete_files: bool) -> None:
         job = self.store.find(name_or_id)
@@ -218,23 +221,25 @@ class JobService:
         if delete_files:
             shutil.rmtree(job.output_dir, ignore_errors=True)
 
-    def read(self, job: Job) -> JobRead:
+    def view(self, job: Job) -> JobRead:
         status = read_status(layout_of(job).status_path)
         return JobRead(
             **job.model_dump(exclude={"process_started_at"}),
-            allowed_actions=allowed_actions(job),
+            allowed_actions=allowed_actions(JobStatus(job.status), job.requested_action),
             progress=Progress.from_status(status) if status else None,
         )
 
-    def events(self, name_or_id: str) -> list[JobEvent]:
-        return self.store.events(self.store.find(name_or_id).id)
+    def events(self, name_or_id: str) -> list[JobEventRead]:
+        events = self.store.events(self.store.find(name_or_id).id)
+        return [JobEventRead.model_validate(event, from_attributes=True) for event in events]
 
-    def checkpoints(self, name_or_id: str) -> list[CheckpointInfo]:
+    def checkpoints(self, name_or_id: str) -> list[CheckpointRead]:
         job = self.store.find(name_or_id)
-        return get_engine(job.engine).list_checkpoints(layout_of(job))
+        return [_checkpoint_read(c) for c in get_engine(job.engine).list_checkpoints(layout_of(job))]
 
-    def export(self, name_or_id: str, checkpoint_name: str) -> Path:
-        """A checkpoint as a Hugging Face model directory, under the job's `exports/`."""
+    def export(self, name_or_id: str, checkpoint_name: str) -> JobTaskRead:
+        """Start writing a checkpoint as a Hugging Face model directory under the job's `exports/` (a background
+        task: verl's model merger takes minutes for a large model)."""
         job = self.store.find(name_or_id)
         engine = get_engine(job.engine)
         found = {c.name: c for c in engine.list_checkpoints(layout_of(job))}
@@ -243,12 +248,26 @@ class JobService:
             raise NotFoundError(f"job '{job.name}' has no checkpoint '{checkpoint_name}' (it has: {', '.join(found)})")
         if not checkpoint.complete:
             raise ConflictError(f"checkpoint '{checkpoint_name}' is incomplete (its write was cut short)")
-        path = engine.export(checkpoint, layout_of(job).root / "exports" / checkpoint_name)
-        self.store.record(job.id, "export", f"exported {checkpoint_name} to {path}")
-        return path
+        target = layout_of(job).root / "exports" / checkpoint_name
+
+        def work(progress: ProgressCallback) -> dict:
+            path = engine.export(checkpoint, target, progress)
+            self.store.record(job.id, "export", f"exported {checkpoint_name} to {path}")
+            return {"checkpoint": checkpoint_name, "path": str(path)}
+
+        task = self.tasks.submit(job.id, "export", {"checkpoint": checkpoint_name}, work)
+        return JobTaskRead.model_validate(task, from_attributes=True)
+
+    def task(self, name_or_id: str, task_id: str) -> JobTaskRead:
+        task = self.tasks.get(self.store.find(name_or_id).id, task_id)
+        return JobTaskRead.model_validate(task, from_attributes=True)
+
+    def list_tasks(self, name_or_id: str) -> list[JobTaskRead]:
+        tasks = self.tasks.list_for(self.store.find(name_or_id).id)
+        return [JobTaskRead.model_validate(task, from_attributes=True) for task in tasks]
 
     def log_tail(self, name_or_id: str, stream: str, lines: int, contains: str | None) -> list[str]:
-        path = self.log_path(name_or_id, stream)
+        path = layout_of(self.store.find(name_or_id)).log_path(stream)
         if contains is None:
             return tail_lines(path, lines)
         # Filtering needs the whole file; read it once, keep only the last matches.
@@ -258,34 +277,39 @@ class JobService:
             matches = [line.rstrip("\n") for line in handle if contains.lower() in line.lower()]
         return matches[-lines:]
 
-    def log_path(self, name_or_id: str, stream: str) -> Path:
-        return layout_of(self.store.find(name_or_id)).log_path(stream)
+    def log_path(self, name_or_id: str, stream: str) -> tuple[Path, str]:
+        """The log file and the name it is downloaded as."""
+        job = self.store.find(name_or_id)
+        path = layout_of(job).log_path(stream)
+        if not path.exists():
+            raise NotFoundError(f"job '{job.name}' has no {stream} log yet (it has not been started)")
+        return path, f"{job.name}-{stream}.log"
 
     # ---- actions ---------------------------------------------------------------------------------
 
-    def start(self, name_or_id: str) -> Job:
+    def start(self, name_or_id: str) -> JobRead:
         job = self.store.find(name_or_id)
         job = self.store.transition(
             job.id,
             JobStatus.RUNNING,
             "start",
             "started by user",
-            sources={JobStatus.PENDING},
+            sources=ACTION_SOURCES["start"],
             attempt=job.attempt + 1,
             started_at=utcnow(),
             error=None,
             exit_code=None,
         )
-        return self.supervisor.launch(job)
+        return self.view(self.supervisor.launch(job))
 
-    def pause(self, name_or_id: str) -> Job:
+    def pause(self, name_or_id: str) -> JobRead:
         """Ask the trainer to save a checkpoint and exit; the job becomes paused when it has."""
         job = self.store.find(name_or_id)
         job = self.store.request_action(job.id, "pause")
         control.request(layout_of(job).control_path, control.ControlAction.PAUSE)
-        return job
+        return self.view(job)
 
-    def resume(self, name_or_id: str) -> Job:
+    def resume(self, name_or_id: str) -> JobRead:
         job = self.store.find(name_or_id)
         checkpoint = get_engine(job.engine).latest_complete_checkpoint(layout_of(job))
         where = (
@@ -298,46 +322,44 @@ class JobService:
             JobStatus.RUNNING,
             "resume",
             f"resumed by user {where}",
-            sources={JobStatus.PAUSED, JobStatus.FAILED},
+            sources=ACTION_SOURCES["resume"],
             attempt=job.attempt + 1,
             error=None,
             exit_code=None,
             finished_at=None,
         )
-        return self.supervisor.launch(job)
+        return self.view(self.supervisor.launch(job))
 
-    def stop(self, name_or_id: str) -> Job:
+    def stop(self, name_or_id: str) -> JobRead:
         job = self.store.find(name_or_id)
-        if job.status in (JobStatus.PENDING, JobStatus.PAUSED):
-            job = self.store.transition(
-                job.id,
-                JobStatus.CANCELLED,
-                "stop",
-                "stopped by user",
-                sources={JobStatus.PENDING, JobStatus.PAUSED},
-                finished_at=utcnow(),
-            )
+        if job.status != JobStatus.RUNNING:
+            job = self._cancel(job.id, ACTION_SOURCES["stop"] - {JobStatus.RUNNING})
             self.supervisor.settled(job)
-            return job
+            return self.view(job)
         job = self.store.request_action(job.id, "stop", replace=(None, "pause"))
         self.supervisor.stop(job)
         try:
-            job = self.store.transition(
-                job.id,
-                JobStatus.CANCELLED,
-                "stop",
-                "stopped by user",
-                sources={JobStatus.RUNNING},
-                requested_action=None,
-                pid=None,
-                run_ref=None,
-                process_started_at=None,
-                finished_at=utcnow(),
-            )
+            fields = dict(requested_action=None, pid=None, run_ref=None, process_started_at=None)
+            job = self._cancel(job.id, {JobStatus.RUNNING}, **fields)
         except ConflictError:
-            return self.store.get(job.id)  # the exit watcher settled it first, as cancelled
+            return self.view(self.store.get(job.id))  # the exit watcher settled it first, as cancelled
         self.supervisor.settled(job)
-        return job
+        return self.view(job)
+
+    def _cancel(self, job_id: str, sources: set[JobStatus], **fields) -> Job:
+        return self.store.transition(
+            job_id, JobStatus.CANCELLED, "stop", "stopped by user", sources=sources, finished_at=utcnow(), **fields
+        )
+
+
+def _checkpoint_read(checkpoint: CheckpointInfo) -> CheckpointRead:
+    return CheckpointRead(**{**checkpoint.__dict__, "path": str(checkpoint.path)})
+
+
+def _requested_gpus(params: dict) -> int:
+    """The device count the raw parameters ask for (validated later, with every other parameter)."""
+    num_gpus = params.get("num_gpus", 1)
+    return num_gpus if isinstance(num_gpus, int) and num_gpus > 0 else 1
 
 
 def _absolute(path: str) -> str:

@@ -25,9 +25,24 @@ TRANSITIONS: dict[JobStatus, frozenset[JobStatus]] = {
 FINISHED = frozenset({JobStatus.COMPLETED, JobStatus.FAILED, JobStatus.CANCELLED})
 
 
+# The statuses in which a user's action is accepted. Start, resume and stop move the job along TRANSITIONS;
+# pause is a request to the running process (the job becomes paused once it saved and exited); delete removes
+# the job's row, which a live process must not outlive.
+ACTION_SOURCES: dict[str, frozenset[JobStatus]] = {
+    "start": frozenset({JobStatus.PENDING}),
+    "pause": frozenset({JobStatus.RUNNING}),
+    "resume": frozenset({JobStatus.PAUSED, JobStatus.FAILED}),
+    "stop": frozenset({JobStatus.PENDING, JobStatus.RUNNING, JobStatus.PAUSED}),
+    "delete": frozenset(JobStatus) - {JobStatus.RUNNING},
+}
+
+
 def allowed_sources(target: JobStatus) -> frozenset[JobStatus]:
     return frozenset(source for source, targets in TRANSITIONS.items() if target in targets)
 
 
-def can_transition(source: JobStatus, target: JobStatus) -> bool:
-    return target in TRANSITIONS[source]
+def allowed_actions(status: JobStatus, requested_action: str | None) -> list[str]:
+    """What a user can do now; while a pause or stop is pending, only stopping."""
+    if requested_action is not None:
+        return ["stop"]
+    return [action for action, sources in ACTION_SOURCES.items() if status in sources]

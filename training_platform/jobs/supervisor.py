@@ -10,17 +10,17 @@ from pathlib import Path
 from typing import Protocol
 
 from training_platform.common.files import tail_lines
+from training_platform.contract import control
+from training_platform.contract.layout import JobLayout
+from training_platform.contract.status import TrainingState, read_status
 from training_platform.db.tables import Job
 from training_platform.db.types import utcnow
-from training_platform.engines.base import RunRequest, get_engine
+from training_platform.engines.registry import get_engine
 from training_platform.errors import ConflictError
-from training_platform.jobs import control
 from training_platform.jobs.activity import JobActivity
-from training_platform.jobs.layout import JobLayout
-from training_platform.jobs.params import Algorithm, parse_params
+from training_platform.jobs.runs import activity_of, layout_of, run_spec
 from training_platform.jobs.states import JobStatus
 from training_platform.jobs.store import JobStore
-from training_platform.metrics.status import TrainingState, read_status
 from training_platform.runners.base import ExitInfo, ProcessHandle, Runner
 
 log = logging.getLogger(__name__)
@@ -34,40 +34,12 @@ WARNING_LINE = re.compile(r"\b\w*Warning\b:|\bWARNING\b")
 TERMINAL_ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
-def layout_of(job: Job) -> JobLayout:
-    return JobLayout(job.id, Path(job.output_dir))
-
-
-def run_request(job: Job) -> RunRequest:
-    algorithm = Algorithm(job.algorithm)
-    return RunRequest(
-        job_id=job.id,
-        algorithm=algorithm,
-        model_path=job.model_path,
-        dataset_paths=job.dataset_paths,
-        eval_dataset_path=job.eval_dataset_path,
-        params=parse_params(algorithm, job.params),
-        layout=layout_of(job),
-        dataset_fields=job.dataset_fields,
-        run_mode=job.run_mode,
-    )
-
-
 class JobListener(Protocol):
     """Told when a job's process starts (or is re-attached) and when a job leaves `running`."""
 
     def job_started(self, job: Job) -> None: ...
 
     def job_finished(self, job: Job) -> None: ...
-
-
-def activity_of(job: Job) -> JobActivity:
-    layout = layout_of(job)
-    return JobActivity(
-        logs=[layout.stdout_path, layout.stderr_path],
-        progress_files=[layout.status_path, layout.metrics_path],
-        started_at=job.process_started_at or 0.0,
-    )
 
 
 def _plain_tail(path: Path, count: int) -> list[str]:
@@ -120,7 +92,7 @@ class JobSupervisor:
         layout = layout_of(job)
         try:
             control.clear(layout.control_path)
-            spec = get_engine(job.engine).launch_spec(run_request(job), self.cpu_threads)
+            spec = get_engine(job.engine).launch_spec(run_spec(job, self.cpu_threads))
             runner = self.runner_for(job)
             handle = runner.start(spec, layout.stdout_path, layout.stderr_path)
         except Exception as error:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from training_platform.metrics.canonical import json_number, to_grouped
+from training_platform.contract.metrics import json_number, to_grouped
 
 # A slow viewer must not hold the others back or grow memory without bound.
 QUEUE_LIMIT = 10_000

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from training_platform.metrics.canonical import VERL_KEYS, as_number, canonicalize, from_grouped
+from training_platform.contract.metrics import as_number, canonicalize, from_grouped
+from training_platform.engines.verl.keys import VERL_KEYS
 
 MAX_READ_BYTES = 8 * 1024 * 1024
 FINGERPRINT_LIMIT = 4096

@@ -9,16 +9,16 @@ from typing import Any
 
 import pyarrow as pa
 
+from training_platform.contract.status import read_status
 from training_platform.db.tables import Job, MetricAnomaly
 from training_platform.errors import FieldError, InvalidInputError
-from training_platform.jobs.service import EXTERNAL, JobService
+from training_platform.jobs.runs import EXTERNAL, layout_of
+from training_platform.jobs.service import JobService
 from training_platform.jobs.states import FINISHED
-from training_platform.jobs.supervisor import layout_of
 from training_platform.metrics.follower import JobFollower
 from training_platform.metrics.ingest import IngestReport, MetricsIngester
 from training_platform.metrics.live import LiveHub
 from training_platform.metrics.reader import LocalFileSource, MetricsSource
-from training_platform.metrics.status import read_status
 from training_platform.metrics.store import KeyInfo, MetricStore, SeriesData
 
 log = logging.getLogger(__name__)
@@ -95,7 +95,7 @@ class MetricsService:
 
     async def sync(self, name_or_id: str) -> IngestReport:
         """Ingest now whatever the job's metrics files hold that the store has not got yet."""
-        job = await asyncio.to_thread(self.jobs.get, name_or_id)
+        job = await asyncio.to_thread(self.jobs.find, name_or_id)
         follower = self._followers.get(job.id)
         if follower is not None:
             return await follower.drain()  # through the follower, so live viewers see these steps too
@@ -128,14 +128,14 @@ class MetricsService:
     ) -> tuple[Job, list[SeriesData]]:
         if start is not None and end is not None and start > end:
             raise InvalidInputError([FieldError("start_step", f"start_step {start} is after end_step {end}")])
-        job = self.jobs.get(name_or_id)
+        job = self.jobs.find(name_or_id)
         return job, self.store.query(job.id, keys, start, end, max_points)
 
     def keys(self, name_or_id: str) -> list[KeyInfo]:
-        return self.store.keys(self.jobs.get(name_or_id).id)
+        return self.store.keys(self.jobs.find(name_or_id).id)
 
     def anomalies(self, name_or_id: str) -> list[MetricAnomaly]:
-        return self.store.anomalies(self.jobs.get(name_or_id).id)
+        return self.store.anomalies(self.jobs.find(name_or_id).id)
 
     def recorded(self, job_id: str, start_step: int | None, end_step: int | None) -> list[tuple[int, dict[str, float]]]:
         return list(self.store.records(job_id, start_step or 0, end_step))
@@ -150,7 +150,7 @@ class MetricsService:
         return pa.table(columns)
 
     def status_message(self, job_id: str) -> dict[str, Any]:
-        job = self.jobs.get(job_id)
+        job = self.jobs.find(job_id)
         status = read_status(layout_of(job).status_path)
         data = {
             "job_id": job.id,

@@ -48,13 +48,14 @@ export function errorFromBody(status: number, statusText: string, body: string):
   return new ApiError(status, `${status} ${statusText}`.trim())
 }
 
-export async function request<T>(method: string, path: string, options: { query?: Query; body?: unknown } = {}): Promise<T> {
+/** The API's and the server's other JSON documents (the OpenAPI document is served at /openapi.json). */
+export async function request<T>(method: string, url: string, body?: unknown): Promise<T> {
   let response: Response
   try {
-    response = await fetch(apiUrl(path, options.query), {
+    response = await fetch(url, {
       method,
-      headers: options.body === undefined ? {} : { 'content-type': 'application/json' },
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
     })
   } catch {
     throw new ApiError(0, 'network')
@@ -64,10 +65,10 @@ export async function request<T>(method: string, path: string, options: { query?
   return (await response.json()) as T
 }
 
-export const get = <T>(path: string, query?: Query) => request<T>('GET', path, { query })
-export const post = <T>(path: string, body?: unknown, query?: Query) => request<T>('POST', path, { body, query })
-export const patch = <T>(path: string, body: unknown) => request<T>('PATCH', path, { body })
-export const del = (path: string) => request<void>('DELETE', path)
+export const get = <T>(path: string, query?: Query) => request<T>('GET', apiUrl(path, query))
+export const post = <T>(path: string, body?: unknown, query?: Query) => request<T>('POST', apiUrl(path, query), body)
+export const patch = <T>(path: string, body: unknown) => request<T>('PATCH', apiUrl(path), body)
+export const del = (path: string) => request<void>('DELETE', apiUrl(path))
 
 /** fetch() cannot report upload progress; XMLHttpRequest can. */
 export function upload<T>(path: string, query: Query, file: File, onProgress: (fraction: number) => void): Promise<T> {

@@ -1,5 +1,5 @@
 // Every endpoint the UI uses, typed.
-import { del, get, patch, post, upload, type Query } from './client'
+import { del, get, patch, post, request, upload, type Query } from './client'
 import type {
   AlgorithmInfo,
   Anomaly,
@@ -10,6 +10,7 @@ import type {
   LogTail,
   MetricsResponse,
   ModelPreset,
+  OpenApiDocument,
   Recommendation,
   RegisteredModel,
   SystemInfo,
@@ -42,6 +43,7 @@ export interface JobCreateBody {
 
 export const api = {
   system: () => get<SystemInfo>('/system'),
+  openapi: () => request<OpenApiDocument>('GET', '/openapi.json'),
   algorithms: () => get<AlgorithmInfo[]>('/algorithms'),
   models: () => get<RegisteredModel[]>('/models'),
 

@@ -86,6 +86,11 @@ export interface ParamsSchema {
   $defs?: Record<string, { properties: Record<string, JsonSchemaProperty> }>
 }
 
+/** The parts of the API's OpenAPI document that forms read: request bodies' JSON Schemas. */
+export interface OpenApiDocument {
+  components: { schemas: Record<string, ParamsSchema> }
+}
+
 export interface AlgorithmInfo {
   name: Algorithm
   engines: string[]

@@ -236,3 +236,5 @@ export function useJobMetrics(jobId: string, onStatus: (status: JobStatus, step?
     stopPlayback,
   }
 }
+
+export type JobMetrics = ReturnType<typeof useJobMetrics>

@@ -134,7 +134,7 @@ const en = {
     alpha: 'Alpha',
     alphaDefault: '2 × rank',
     dropout: 'Dropout',
-    targets: 'Target modules',
+    target_modules: 'Target modules',
     off: 'Off: all parameters are trained. Turn it on to train low-rank adapters only (far less memory).',
   },
   charts: {

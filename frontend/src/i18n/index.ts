@@ -25,6 +25,11 @@ export const i18n = createI18n({
   messages: { en, 'zh-CN': zhCN },
 })
 
+/** The text for `key`, or `fallback` where the interface has none: names that come from the API or the trainer. */
+export function tOr(key: string, fallback: string): string {
+  return i18n.global.te(key) ? i18n.global.t(key) : fallback
+}
+
 export function setLocale(locale: Locale): void {
   i18n.global.locale.value = locale
   localStorage.setItem(STORAGE_KEY, locale)

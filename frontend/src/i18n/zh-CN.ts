@@ -135,7 +135,7 @@ const zhCN: Messages = {
     alpha: 'Alpha',
     alphaDefault: '2 × 秩',
     dropout: 'Dropout',
-    targets: '目标模块',
+    target_modules: '目标模块',
     off: '关闭：训练全部参数。开启后只训练低秩适配器（显存占用小得多）。',
   },
   charts: {

@@ -6,8 +6,8 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel
 
-from training_platform.engines import available_engines, get_engine
-from training_platform.jobs.params import PARAMS_BY_ALGORITHM, Algorithm
+from training_platform.contract.params import PARAMS_BY_ALGORITHM, Algorithm
+from training_platform.engines.registry import engines
 
 router = APIRouter(prefix="/algorithms", tags=["jobs"])
 
@@ -20,11 +20,11 @@ class AlgorithmOut(BaseModel):
 
 @router.get("")
 def list_algorithms() -> list[AlgorithmOut]:
-    engines = [get_engine(name) for name in available_engines()]
+    known = engines()
     return [
         AlgorithmOut(
             name=algorithm,
-            engines=[engine.name for engine in engines if algorithm in engine.algorithms],
+            engines=[engine.name for engine in known if algorithm in engine.algorithms],
             params_schema=params.model_json_schema(),
         )
         for algorithm, params in PARAMS_BY_ALGORITHM.items()

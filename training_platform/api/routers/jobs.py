@@ -4,8 +4,7 @@ from fastapi import APIRouter, Query, Response, status
 from fastapi.responses import FileResponse
 
 from training_platform.api.deps import PlatformDep
-from training_platform.errors import NotFoundError
-from training_platform.jobs.schemas import CheckpointRead, ExportRead, JobCreate, JobEventRead, JobRead, LogTail
+from training_platform.jobs.schemas import CheckpointRead, JobCreate, JobEventRead, JobRead, JobTaskRead, LogTail
 from training_platform.jobs.states import JobStatus
 
 router = APIRouter(prefix="/jobs", tags=["jobs"])
@@ -14,7 +13,7 @@ Stream = Literal["stdout", "stderr"]
 
 @router.post("", status_code=status.HTTP_201_CREATED)
 def create_job(body: JobCreate, platform: PlatformDep) -> JobRead:
-    return platform.jobs.read(platform.jobs.create(body))
+    return platform.jobs.create(body)
 
 
 @router.get("")
@@ -24,12 +23,12 @@ def list_jobs(
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     offset: Annotated[int, Query(ge=0)] = 0,
 ) -> list[JobRead]:
-    return [platform.jobs.read(job) for job in platform.jobs.list_jobs(status_filter, limit, offset)]
+    return platform.jobs.list_jobs(status_filter, limit, offset)
 
 
 @router.get("/{job}")
 def get_job(job: str, platform: PlatformDep) -> JobRead:
-    return platform.jobs.read(platform.jobs.get(job))
+    return platform.jobs.get(job)
 
 
 @router.delete("/{job}", status_code=status.HTTP_204_NO_CONTENT)
@@ -40,43 +39,51 @@ def delete_job(job: str, platform: PlatformDep, delete_files: bool = False) -> R
 
 @router.post("/{job}/start")
 def start_job(job: str, platform: PlatformDep) -> JobRead:
-    return platform.jobs.read(platform.jobs.start(job))
+    return platform.jobs.start(job)
 
 
 @router.post("/{job}/pause", status_code=status.HTTP_202_ACCEPTED)
 def pause_job(job: str, platform: PlatformDep) -> JobRead:
     """Accepted: the trainer saves a checkpoint at its next step and exits; then the job is paused."""
-    return platform.jobs.read(platform.jobs.pause(job))
+    return platform.jobs.pause(job)
 
 
 @router.post("/{job}/resume")
 def resume_job(job: str, platform: PlatformDep) -> JobRead:
-    return platform.jobs.read(platform.jobs.resume(job))
+    return platform.jobs.resume(job)
 
 
 @router.post("/{job}/stop")
 def stop_job(job: str, platform: PlatformDep) -> JobRead:
     """Returns once the process group is gone (SIGTERM, then SIGKILL after the grace period)."""
-    return platform.jobs.read(platform.jobs.stop(job))
+    return platform.jobs.stop(job)
 
 
 @router.get("/{job}/events")
 def job_events(job: str, platform: PlatformDep) -> list[JobEventRead]:
-    return [JobEventRead.model_validate(event, from_attributes=True) for event in platform.jobs.events(job)]
+    return platform.jobs.events(job)
 
 
 @router.get("/{job}/checkpoints")
 def job_checkpoints(job: str, platform: PlatformDep) -> list[CheckpointRead]:
-    return [
-        CheckpointRead(**{**checkpoint.__dict__, "path": str(checkpoint.path)})
-        for checkpoint in platform.jobs.checkpoints(job)
-    ]
+    return platform.jobs.checkpoints(job)
 
 
-@router.post("/{job}/checkpoints/{checkpoint}/export")
-def export_checkpoint(job: str, checkpoint: str, platform: PlatformDep) -> ExportRead:
-    """Write a checkpoint as a Hugging Face model directory (verl: through verl's model merger)."""
-    return ExportRead(checkpoint=checkpoint, path=str(platform.jobs.export(job, checkpoint)))
+@router.post("/{job}/checkpoints/{checkpoint}/export", status_code=status.HTTP_202_ACCEPTED)
+def export_checkpoint(job: str, checkpoint: str, platform: PlatformDep) -> JobTaskRead:
+    """Start writing a checkpoint as a Hugging Face model directory (verl: through verl's model merger); follow
+    the task at GET /jobs/{job}/tasks/{task}, whose result names the directory."""
+    return platform.jobs.export(job, checkpoint)
+
+
+@router.get("/{job}/tasks")
+def job_tasks(job: str, platform: PlatformDep) -> list[JobTaskRead]:
+    return platform.jobs.list_tasks(job)
+
+
+@router.get("/{job}/tasks/{task}")
+def job_task(job: str, task: str, platform: PlatformDep) -> JobTaskRead:
+    return platform.jobs.task(job, task)
 
 
 @router.get("/{job}/logs")
@@ -92,7 +99,5 @@ def job_logs(
 
 @router.get("/{job}/logs/download")
 def download_job_log(job: str, platform: PlatformDep, stream: Stream = "stdout") -> FileResponse:
-    path = platform.jobs.log_path(job, stream)
-    if not path.exists():
-        raise NotFoundError(f"job '{job}' has no {stream} log yet (it has not been started)")
-    return FileResponse(path, media_type="text/plain", filename=f"{platform.jobs.get(job).name}-{stream}.log")
+    path, filename = platform.jobs.log_path(job, stream)
+    return FileResponse(path, media_type="text/plain", filename=filename)

@@ -9,8 +9,8 @@ from fastapi.responses import Response
 from pydantic import BaseModel
 
 from training_platform.api.deps import PlatformDep
+from training_platform.contract.metrics import json_number
 from training_platform.errors import NotFoundError
-from training_platform.metrics.canonical import json_number
 from training_platform.metrics.ingest import IngestReport
 from training_platform.metrics.live import finished_message, metric_message
 from training_platform.metrics.playback import PlaybackRequest, playback

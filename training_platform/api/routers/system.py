@@ -5,7 +5,7 @@ from pydantic import BaseModel
 
 from training_platform import __version__
 from training_platform.api.deps import PlatformDep
-from training_platform.engines import available_engines
+from training_platform.engines.registry import engine_names
 
 router = APIRouter(tags=["system"])
 
@@ -42,7 +42,7 @@ def system_info(platform: PlatformDep) -> SystemInfo:
             "vectors": platform.settings.vector_uri,
         },
         database=platform.db.engine.url.get_backend_name(),
-        run_modes=["local"],
-        engines=available_engines(),
+        run_modes=platform.run_modes,
+        engines=engine_names(),
         packages={name: version(name) for name in ("torch", "transformers", "trl", "peft", "fastapi")},
     )

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from datasets import Dataset
 
-from training_platform.jobs.params import Algorithm
+from training_platform.contract.params import Algorithm
 
 
 def _as_prompt(value: Any, chat: bool) -> Any:

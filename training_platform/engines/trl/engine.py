@@ -1,19 +1,30 @@
-"""Platform side of the TRL engine: validation and the launch command. Imports neither torch nor trl."""
+"""Platform side of the TRL engine: what it runs, its arguments and the launch command. Imports neither torch
+nor trl."""
 
 import sys
 from pathlib import Path
+from typing import Any
 
-from training_platform.engines.base import CheckpointInfo, Engine, LaunchSpec, RunRequest, register_engine
+from training_platform.common.progress import ProgressCallback, ignore_progress
+from training_platform.contract.layout import JobLayout
+from training_platform.contract.params import Algorithm
+from training_platform.contract.run import LaunchSpec, RunSpec
+from training_platform.engines.base import Capabilities, CheckpointInfo, Engine
+from training_platform.engines.environment import process_environment
 from training_platform.engines.trl import checkpoints
-from training_platform.engines.trl.run_config import RunConfig
-from training_platform.errors import FieldError
-from training_platform.jobs.layout import JobLayout
-from training_platform.jobs.params import Algorithm
+from training_platform.engines.trl.arguments import trainer_arguments
 
 
 class TrlEngine(Engine):
     name = "trl"
-    algorithms = frozenset({Algorithm.SFT, Algorithm.DPO, Algorithm.GRPO, Algorithm.GSPO})
+    # One process per job, on one device (no multi-GPU launch, no sharding or offloading).
+    capabilities = Capabilities(
+        algorithms=frozenset({Algorithm.SFT, Algorithm.DPO, Algorithm.GRPO, Algorithm.GSPO}),
+        devices=frozenset({"cuda", "mps", "cpu"}),
+        max_devices=1,
+        zero_stages=frozenset({0}),
+        cpu_offload=False,
+    )
 
     def unsupported_message(self, algorithm: Algorithm) -> str:
         if algorithm == Algorithm.PPO:
@@ -24,36 +35,17 @@ class TrlEngine(Engine):
             )
         return super().unsupported_message(algorithm)
 
-    def check(self, request: RunRequest) -> list[FieldError]:
-        if request.params.num_gpus > 1:
-            message = "the trl engine trains on one device per job; use the verl engine for multi-GPU runs"
-            return [FieldError("params.num_gpus", message)]
-        return []
+    def render(self, spec: RunSpec, device: str) -> dict[str, Any]:
+        return {"trl_arguments": trainer_arguments(spec, device)}
 
-    def launch_spec(self, request: RunRequest, cpu_threads: int) -> LaunchSpec:
-        config = RunConfig(
-            job_id=request.job_id,
-            algorithm=request.algorithm,
-            model_path=request.model_path,
-            dataset_paths=request.dataset_paths,
-            eval_dataset_path=request.eval_dataset_path,
-            dataset_fields=request.dataset_fields,
-            params=request.params.model_dump(mode="json"),
-            output_dir=str(request.layout.root),
-            cpu_threads=cpu_threads,
-        )
-        config.save(request.layout.config_path)
-        env = {"HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false", "PYTHONUNBUFFERED": "1"}
-        if cpu_threads:
-            env["OMP_NUM_THREADS"] = str(cpu_threads)
-        argv = [sys.executable, "-m", "training_platform.engines.trl", "--config", str(request.layout.config_path)]
-        return LaunchSpec(argv=argv, cwd=request.layout.root, env=env)
+    def launch_spec(self, spec: RunSpec) -> LaunchSpec:
+        config = spec.layout.config_path
+        spec.save(config)  # what the training process reads
+        argv = [sys.executable, "-m", "training_platform.engines.trl", "--config", str(config)]
+        return LaunchSpec(argv=argv, cwd=spec.layout.root, env=process_environment(spec.cpu_threads))
 
     def list_checkpoints(self, layout: JobLayout) -> list[CheckpointInfo]:
         return checkpoints.list_checkpoints(layout)
 
-    def export(self, checkpoint: CheckpointInfo, target: Path) -> Path:
-        return checkpoints.export(checkpoint.path, target)
-
-
-register_engine(TrlEngine())
+    def export(self, checkpoint: CheckpointInfo, target: Path, progress: ProgressCallback = ignore_progress) -> Path:
+        return checkpoints.export(checkpoint.path, target, progress)

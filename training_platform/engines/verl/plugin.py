@@ -169,65 +169,53 @@ class _JobHooks:
     """
 
     def __init__(self, job_dir: Path, job_id: str, entry: bool):
-        from training_platform.jobs.control import ControlReader
-        from training_platform.jobs.layout import JobLayout
-        from training_platform.metrics.status import TrainingState, TrainingStatus, read_status
+        from training_platform.contract.control import ControlReader
+        from training_platform.contract.layout import JobLayout
+        from training_platform.contract.status import StatusReporter, TrainingState, TrainingStatus, read_status
 
         self.layout = JobLayout(job_id, job_dir)
         self.control = ControlReader(self.layout.control_path)
         self.state = TrainingState
         self.entry = entry
         fresh = TrainingStatus(job_id=job_id, status=TrainingState.RUNNING, started_at=time.time())
-        self.status = fresh if entry else read_status(self.layout.status_path) or fresh
-        self.first_step: tuple[float, int] | None = None
+        status = fresh if entry else read_status(self.layout.status_path) or fresh
+        self.reporter = StatusReporter(self.layout.status_path, status, writes=_rank() == 0)
+        self.started = False
         self.failed: str | None = None
 
-    def rank(self) -> int:
-        return int(os.environ.get("RANK", "0"))
+    @property
+    def status(self):
+        return self.reporter.status
 
     def saved_step(self) -> int | None:
         from training_platform.engines.verl.checkpoints import latest_step
 
         return latest_step(self.layout.checkpoints_dir)
 
-    def write_status(self) -> None:
-        from training_platform.metrics.status import write_status
-
-        if self.rank() != 0:
-            return
-        now = time.time()
-        self.status.updated_at = now
-        self.status.elapsed_seconds = now - self.status.started_at
-        write_status(self.layout.status_path, self.status)
-
     def on_log(self, step: int, data: dict, trainer) -> None:
-        from training_platform.metrics.canonical import VERL_KEYS, canonicalize
+        from training_platform.contract.metrics import canonicalize
+        from training_platform.engines.verl.keys import VERL_KEYS
 
-        if trainer is not None and self.status.total_steps is None:
-            self.status.total_steps = trainer.total_training_steps
-        if self.first_step is None:
-            self.first_step = (time.time(), step)
-            self.status.resumed_from_step = step - 1 or None
-        self.status.current_step = max(self.status.current_step, step)
-        self.status.last_checkpoint_step = self.saved_step()
+        if not self.started:
+            # verl logs a step once it is done: the run started from the step before its first log.
+            total = self.status.total_steps or (trainer.total_training_steps if trainer is not None else None)
+            self.reporter.begin(total, resumed_from=step - 1)
+            self.started = True
         values = canonicalize(data, VERL_KEYS)
+        fields = {"last_checkpoint_step": self.saved_step()}
         if (loss := values.get("loss", values.get("policy_loss"))) is not None:
-            self.status.loss = loss
+            fields["loss"] = loss
         if "learning_rate" in values:
-            self.status.learning_rate = values["learning_rate"]
-        if self.status.total_steps:
-            started, first = self.first_step
-            done = step - first + 1
-            self.status.eta_seconds = (time.time() - started) / done * (self.status.total_steps - step)
-        self.write_status()
+            fields["learning_rate"] = values["learning_rate"]
+        self.reporter.step(step, **fields)
 
     def pause_requested(self) -> bool:
         """Every rank must take the same decision, or the checkpoint's collectives would hang."""
         import torch.distributed as dist
 
-        from training_platform.jobs.control import ControlAction
+        from training_platform.contract.control import ControlAction
 
-        wanted = self.control.pending_action() == ControlAction.PAUSE if self.rank() == 0 else False
+        wanted = self.control.pending_action() == ControlAction.PAUSE if _rank() == 0 else False
         if dist.is_available() and dist.is_initialized():
             flag = torch.tensor([1 if wanted else 0])
             dist.broadcast(flag, src=0)
@@ -236,28 +224,27 @@ class _JobHooks:
 
     def mark_paused(self) -> None:
         self.status.status = self.state.PAUSED
-        self.write_status()
+        self.reporter.write(force=True)
 
     def finish(self) -> None:
         """At exit of the entry process: a run ends well only once verl saved the checkpoint of its last step."""
-        from training_platform.metrics.status import read_status
+        from training_platform.contract.status import read_status
 
-        self.status = read_status(self.layout.status_path) or self.status
+        self.reporter.status = read_status(self.layout.status_path) or self.status
         saved = self.saved_step()
         self.status.last_checkpoint_step = saved
         ended_at = saved is not None and saved >= self.status.current_step
         if self.failed or not ended_at:
-            self.status.status = self.state.FAILED
-            self.status.message = (
-                self.failed or f"verl exited at step {self.status.current_step} without its checkpoint"
-            )
+            message = self.failed or f"verl exited at step {self.status.current_step} without its checkpoint"
+            self.reporter.finish(self.state.FAILED, message)
         elif self.status.status == self.state.PAUSED:
-            self.status.message = f"paused at step {self.status.current_step}"
+            self.reporter.finish(self.state.PAUSED, f"paused at step {self.status.current_step}")
         else:
-            self.status.status = self.state.COMPLETED
-            self.status.message = f"completed {self.status.current_step} steps"
-            self.status.eta_seconds = 0.0
-        self.write_status()
+            self.reporter.finish(self.state.COMPLETED, f"completed {self.status.current_step} steps")
+
+
+def _rank() -> int:
+    return int(os.environ.get("RANK", "0"))
 
 
 ENTRY_MODULES = ("verl.trainer.sft_trainer", "verl.trainer.main_ppo")
@@ -313,7 +300,7 @@ def _install_job_hooks(job_dir: Path, job_id: str) -> None:
 
     sys.excepthook = excepthook
     atexit.register(hooks.finish)
-    hooks.write_status()
+    hooks.reporter.write(force=True)
 
 
 def _validation_only(data) -> bool:

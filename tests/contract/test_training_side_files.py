@@ -5,10 +5,11 @@ import math
 import threading
 
 from training_platform.common.files import read_json, tail_lines, write_json_atomic
-from training_platform.jobs import control
-from training_platform.metrics.canonical import TRL_KEYS, VERL_KEYS, canonicalize, from_grouped, to_grouped
-from training_platform.metrics.status import TrainingState, TrainingStatus, read_status, write_status
-from training_platform.metrics.writer import MetricsWriter
+from training_platform.contract import control
+from training_platform.contract.metrics import MetricsWriter, canonicalize, from_grouped, to_grouped
+from training_platform.contract.status import TrainingState, TrainingStatus, read_status, write_status
+from training_platform.engines.trl.keys import TRL_KEYS
+from training_platform.engines.verl.keys import VERL_KEYS
 
 
 def test_trl_keys_land_in_the_seed_groups_and_the_rest_keeps_its_name():

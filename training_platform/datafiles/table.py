@@ -15,7 +15,14 @@ from typing import Any
 import polars as pl
 import pyarrow as pa
 
-from training_platform.datasets.io import DatasetFileError, RowProblem, data_files, file_format, iter_rows, open_parquet
+from training_platform.datafiles.io import (
+    DatasetFileError,
+    RowProblem,
+    data_files,
+    file_format,
+    iter_rows,
+    open_parquet,
+)
 
 ROW = "__row__"  # 1-based row number in the file (line number for JSON Lines), kept through every filter
 

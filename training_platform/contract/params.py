@@ -1,4 +1,4 @@
-"""Per-algorithm training parameters (user guide §5.3-5.4): one validated model per algorithm.
+"""Per-algorithm training parameters: one validated model per algorithm.
 
 Batch sizes follow verl's semantics so a job means the same thing on every engine:
 `batch_size` is the global number of samples per optimizer step (prompts, for RL algorithms),
@@ -50,6 +50,11 @@ class TrainingParams(StrictModel):
     num_gpus: int = Field(default=1, gt=0)
     precision: Literal["auto", "bf16", "fp16", "fp32"] = "auto"
     gradient_checkpointing: bool = False
+    cpu_offload: Literal["none", "optimizer", "all"] = Field(
+        default="none",
+        description="Keep optimizer states ('optimizer'), or them and the weights ('all'), in CPU memory between "
+        "uses: slower steps, much less GPU memory (verl's FSDP offload).",
+    )
     lora: LoraParams | None = None
     save_interval: int | None = Field(default=None, gt=0, description="Save a checkpoint every N steps.")
     eval_interval: int | None = Field(default=None, gt=0, description="Evaluate every N steps (needs an eval dataset).")
@@ -159,6 +164,7 @@ class PPOParams(RLParams):
     lam: float = Field(default=0.95, gt=0, le=1)
 
 
+AnyParams = SFTParams | DPOParams | GRPOParams | GSPOParams | PPOParams
 PARAMS_BY_ALGORITHM: dict[Algorithm, type[TrainingParams]] = {
     Algorithm.SFT: SFTParams,
     Algorithm.DPO: DPOParams,

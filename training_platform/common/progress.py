@@ -1,4 +1,4 @@
-"""Progress of long dataset work, as a fraction and a message, split over weighted steps."""
+"""Progress of long work (dataset audits, exports), as a fraction and a message, split over weighted steps."""
 
 from collections.abc import Callable
 

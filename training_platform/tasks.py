@@ -1,5 +1,6 @@
-"""Background work on datasets (audits, vector indexes, deduplication): one worker thread, progress in the
-database so any request (or a CLI progress bar) can follow it, and nothing left 'running' after a restart."""
+"""Background work (dataset audits, vector indexes, deduplication, checkpoint exports): one worker thread per
+runner, progress in the database so any request (or a CLI progress bar) can follow it, and nothing left
+'running' after a restart."""
 
 import logging
 import threading
@@ -7,40 +8,62 @@ import time
 import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from datetime import datetime
+from typing import Any, Generic, Literal, TypeVar
 
+from pydantic import BaseModel
 from sqlmodel import col, select
 
-from training_platform.datasets.progress import ProgressCallback
+from training_platform.common.progress import ProgressCallback
 from training_platform.db import Database
-from training_platform.db.tables import DatasetTask
+from training_platform.db.tables import BackgroundTask
 from training_platform.db.types import utcnow
 from training_platform.errors import NotFoundError, PlatformError
 
 log = logging.getLogger(__name__)
 _PROGRESS_INTERVAL = 0.5  # seconds between progress writes
+Task = TypeVar("Task", bound=BackgroundTask)
+
+
+class BackgroundTaskRead(BaseModel):
+    """What the API shows of a task; each domain adds its owner and its kinds."""
+
+    id: str
+    status: Literal["queued", "running", "completed", "failed"]
+    progress: float
+    message: str
+    params: dict[str, Any]
+    result: dict[str, Any] | None
+    error: str | None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
 
 
 class TaskInterrupted(Exception):
     """The platform is stopping; the task ends as failed rather than half done."""
 
 
-class TaskRunner:
-    def __init__(self, db: Database):
+class TaskRunner(Generic[Task]):
+    """Runs tasks of one table (`DatasetTask`, `JobTask`), each belonging to the row named by `owner`."""
+
+    def __init__(self, db: Database, table: type[Task], owner: str):
         self.db = db
-        # One at a time: an audit or an embedding run already uses the machine's cores.
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dataset-task")
+        self.table = table
+        self.owner = owner  # the column naming the dataset or job a task belongs to
+        # One at a time: an audit, an embedding run or an export already uses the machine's cores and disk.
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=table.__tablename__)
         self._stopping = threading.Event()
         self._submitted: list[str] = []
 
     def recover(self) -> None:
         """At server start: tasks that were queued or running when the server stopped can no longer finish."""
-        self._fail_unfinished(select(DatasetTask.id), "interrupted by a platform restart")
+        self._fail_unfinished(select(self.table.id), "interrupted by a platform restart")
 
     def _fail_unfinished(self, ids, reason: str) -> None:
         with self.db.session() as session:
-            query = select(DatasetTask).where(
-                col(DatasetTask.status).in_(["queued", "running"]), col(DatasetTask.id).in_(ids)
+            query = select(self.table).where(
+                col(self.table.status).in_(["queued", "running"]), col(self.table.id).in_(ids)
             )
             for task in session.exec(query):
                 task.status, task.error, task.finished_at = "failed", reason, utcnow()
@@ -48,14 +71,15 @@ class TaskRunner:
             session.commit()
 
     def submit(
-        self, dataset_id: str, kind: str, params: dict[str, Any], work: Callable[[ProgressCallback], dict]
-    ) -> DatasetTask:
-        task = DatasetTask(
-            id=uuid.uuid4().hex, dataset_id=dataset_id, kind=kind, status="queued", params=params, message="queued"
+        self, owner_id: str, kind: str, params: dict[str, Any], work: Callable[[ProgressCallback], dict]
+    ) -> Task:
+        task = self.table(
+            id=uuid.uuid4().hex, kind=kind, status="queued", params=params, message="queued", **{self.owner: owner_id}
         )
         with self.db.session() as session:
             session.add(task)
             session.commit()
+            session.refresh(task)
         self._submitted.append(task.id)
         self._executor.submit(self._run, task.id, work)
         return task
@@ -80,7 +104,7 @@ class TaskRunner:
         except PlatformError as error:
             self._finish(task_id, "failed", error=str(error))
         except Exception as error:
-            log.exception("dataset task %s failed", task_id)
+            log.exception("%s %s failed", self.table.__tablename__, task_id)
             self._finish(task_id, "failed", error=f"{type(error).__name__}: {error}")
         else:
             self._finish(task_id, "completed", result=result, progress=1.0, message="done")
@@ -90,29 +114,30 @@ class TaskRunner:
 
     def _update(self, task_id: str, **values: Any) -> None:
         with self.db.session() as session:
-            task = session.get(DatasetTask, task_id)
+            task = session.get(self.table, task_id)
             if task is None:
-                return  # its dataset was deleted meanwhile
+                return  # its owner was deleted meanwhile
             for key, value in values.items():
                 setattr(task, key, value)
             session.add(task)
             session.commit()
 
-    def get(self, dataset_id: str, task_id: str) -> DatasetTask:
+    def get(self, owner_id: str, task_id: str) -> Task:
         with self.db.session() as session:
-            task = session.get(DatasetTask, task_id)
-        if task is None or task.dataset_id != dataset_id:
-            raise NotFoundError(f"no task '{task_id}' for this dataset")
+            task = session.get(self.table, task_id)
+        if task is None or getattr(task, self.owner) != owner_id:
+            owner = self.owner.removesuffix("_id")
+            raise NotFoundError(f"no task '{task_id}' for this {owner}")
         return task
 
-    def list_for(self, dataset_id: str) -> list[DatasetTask]:
+    def list_for(self, owner_id: str) -> list[Task]:
         with self.db.session() as session:
-            query = select(DatasetTask).where(DatasetTask.dataset_id == dataset_id)
-            return list(session.exec(query.order_by(col(DatasetTask.created_at).desc())))
+            query = select(self.table).where(col(getattr(self.table, self.owner)) == owner_id)
+            return list(session.exec(query.order_by(col(self.table.created_at).desc())))
 
     def shutdown(self) -> None:
         """Stop this process's tasks: a running one at its next progress report, queued ones before they start.
-        (Another process sharing the database, a CLI command, leaves the server's tasks alone.)"""
+        (Another process sharing the database leaves the server's tasks alone.)"""
         self._stopping.set()
         self._executor.shutdown(wait=True, cancel_futures=True)
         if self._submitted:

@@ -1,8 +1,8 @@
 import pytest
 from pydantic import ValidationError
 
+from training_platform.contract.params import Algorithm, GSPOParams, parse_params
 from training_platform.errors import field_errors_from_pydantic
-from training_platform.jobs.params import Algorithm, GSPOParams, parse_params
 
 
 def fields(error: ValidationError) -> dict[str, str]:

@@ -1,9 +1,9 @@
-"""The platform's metric record and how trainer keys map onto it.
+"""The per-step metrics record shared by the training processes and the platform, and its writer.
 
-A step's metrics are stored flat, one value per key. The well-known values (seed 001's StructuredMetric)
-use the canonical names below; every other key the trainer logged keeps its own name. On the wire — a
-line of `{job}_metrics.jsonl` written by the platform's callbacks, or a WebSocket `metric` message — the
-canonical values are grouped the way the monitoring summary (seed 000) shows them:
+A step's metrics are stored flat, one value per key. The well-known values use the canonical names of
+CANONICAL_FIELDS; every other key the trainer logged keeps its own name. On the wire (a line of
+`{job}_metrics.jsonl` written by a platform callback, or a WebSocket `metric` message) the canonical values
+are grouped:
 
     {"step": 12, "timestamp": 1704672000.1, "epoch": 0.5, "learning_rate": 1e-5, "entropy": 2.1,
      "loss": {"total_loss": 2.5, "actor_loss": 2.4, "critic_loss": 0.3},
@@ -12,31 +12,15 @@ canonical values are grouped the way the monitoring summary (seed 000) shows the
      "performance": {"tokens_per_second": 1000, "step_time": 0.8, "gpu_memory_allocated": 40.5},
      "eval": {"loss": 2.7, "accuracy": 0.6}, "custom": {"rewards/accuracies": 0.75}}
 
-Mapping of trainer keys (the first key of a record that maps to a canonical field wins; a later one
-mapping to the same field keeps its own name):
-
-| canonical          | TRL (1.16)                  | verl (0.9.1)                                        |
-|--------------------|-----------------------------|-----------------------------------------------------|
-| loss               | loss                        | train/loss (SFT), actor/loss                        |
-| policy_loss        |                             | actor/pg_loss                                       |
-| value_loss         |                             | critic/vf_loss                                      |
-| learning_rate      | learning_rate               | train/lr, actor/lr                                  |
-| grad_norm          | grad_norm                   | train/grad_norm, actor/grad_norm                    |
-| critic_grad_norm   |                             | critic/grad_norm                                    |
-| reward_mean / std  | reward / reward_std         | critic/score/mean                                   |
-| reward_min / max   |                             | critic/score/min, critic/score/max                  |
-| kl                 | kl                          | actor/kl_loss, actor/reward_kl_penalty (PPO)        |
-| entropy            | entropy                     | actor/entropy                                       |
-| tokens_per_second  | (from num_tokens, platform) | perf/throughput                                     |
-| step_time          | step_time (or platform)     | timing_s/step                                       |
-| gpu_memory_gib     | (torch.cuda, platform)      | perf/max_memory_allocated_gb, actor/perf/max_…_gb   |
-| eval_loss          | eval_loss                   | val/loss                                            |
-| eval_accuracy      | eval_mean_token_accuracy    |                                                     |
-| epoch              | epoch                       | training/epoch                                      |
+Each engine maps its trainer's keys onto the canonical names (`engines/<name>/keys.py`); the first key of a
+record that maps to a canonical field wins, a later one mapping to the same field keeps its own name.
 """
 
+import json
 import math
+import time
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 # canonical name → (group, name in the group); group None means the top level of the record.
@@ -66,47 +50,6 @@ STEP, TIMESTAMP = "step", "timestamp"
 CUSTOM_GROUP = "custom"
 _FROM_GROUPED = {place: name for name, place in CANONICAL_FIELDS.items()}
 _GROUPS = {group for group, _ in CANONICAL_FIELDS.values() if group}
-
-TRL_KEYS: dict[str, str] = {
-    "loss": "loss",
-    "learning_rate": "learning_rate",
-    "grad_norm": "grad_norm",
-    "reward": "reward_mean",
-    "reward_std": "reward_std",
-    "kl": "kl",
-    "entropy": "entropy",
-    "step_time": "step_time",
-    "tokens_per_second": "tokens_per_second",
-    "gpu_memory_allocated_gib": "gpu_memory_gib",
-    "eval_loss": "eval_loss",
-    "eval_mean_token_accuracy": "eval_accuracy",
-    "epoch": "epoch",
-}
-
-VERL_KEYS: dict[str, str] = {
-    "train/loss": "loss",
-    "actor/loss": "loss",
-    "actor/pg_loss": "policy_loss",
-    "critic/vf_loss": "value_loss",
-    "train/lr": "learning_rate",
-    "actor/lr": "learning_rate",
-    "train/grad_norm": "grad_norm",
-    "actor/grad_norm": "grad_norm",
-    "critic/grad_norm": "critic_grad_norm",
-    "critic/score/mean": "reward_mean",
-    "critic/score/min": "reward_min",
-    "critic/score/max": "reward_max",
-    "actor/kl_loss": "kl",
-    # PPO with the KL penalty in the reward (use_kl_in_reward) logs the KL here instead of as a loss.
-    "actor/reward_kl_penalty": "kl",
-    "actor/entropy": "entropy",
-    "perf/throughput": "tokens_per_second",
-    "timing_s/step": "step_time",
-    "perf/max_memory_allocated_gb": "gpu_memory_gib",
-    "actor/perf/max_memory_allocated_gb": "gpu_memory_gib",
-    "val/loss": "eval_loss",
-    "training/epoch": "epoch",
-}
 
 
 def canonicalize(raw: Mapping[str, Any], key_map: Mapping[str, str]) -> dict[str, float]:
@@ -164,3 +107,26 @@ def json_number(value: float) -> float | str:
     if math.isfinite(value):
         return value
     return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+
+
+class MetricsWriter:
+    """One JSON line per logged step, flushed at once: a follower (the platform's ingester, `tail -f`) sees
+    each line as soon as it is written. NaN and Infinity are written as such (Python's JSON dialect), because
+    they are exactly what diagnostics look for."""
+
+    def __init__(self, path: Path, key_map: Mapping[str, str]):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self.key_map = key_map
+        self._file = open(path, "a", encoding="utf-8")
+
+    def write(self, step: int, raw_values: Mapping[str, Any], anomaly: Mapping[str, str] | None = None) -> None:
+        record: dict[str, Any] = {STEP: step, TIMESTAMP: time.time()}
+        record.update(to_grouped(canonicalize(raw_values, self.key_map)))
+        if anomaly:
+            record["anomaly"] = dict(anomaly)
+        self._file.write(json.dumps(record) + "\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        self._file.close()

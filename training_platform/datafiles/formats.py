@@ -15,8 +15,9 @@ from typing import Any
 
 import polars as pl
 
-from training_platform.datasets.io import DatasetFileError, RowProblem
-from training_platform.datasets.table import ROW, DatasetTable, apply_field_mapping, load_table
+from training_platform.datafiles.io import DatasetFileError, RowProblem
+from training_platform.datafiles.table import ROW, DatasetTable, apply_field_mapping, load_table
+from training_platform.errors import FieldError
 
 DATASET_KINDS = ("sft", "dpo", "grpo", "gspo", "ppo", "eval")
 CHAT_ROLES = {"system", "user", "assistant", "tool"}
@@ -155,3 +156,16 @@ def validate_file(
         problems=problems[:keep],
         columns=set(table.columns),
     )
+
+
+def row_problem_errors(
+    field: str, listed: list[RowProblem], num_rows: int, num_invalid: int, full_list: str = ""
+) -> list[FieldError]:
+    """Row problems as field errors naming their rows, then how many rows are invalid in all when not every one
+    is listed (and where the full list is, when it was kept)."""
+    errors = [FieldError(field, problem.message, row=problem.row) for problem in listed]
+    if num_invalid > len(listed) or full_list:
+        where = f", all of them in {full_list}" if full_list else ""
+        message = f"{num_invalid} of {num_rows} rows are invalid; the first {len(listed)} are listed{where}"
+        errors.append(FieldError(field, message))
+    return errors

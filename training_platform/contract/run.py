@@ -1,0 +1,55 @@
+"""What a run is (RunSpec) and how its process is started (LaunchSpec).
+
+The RunSpec is the one description of a job's run: the platform builds it from the job, each engine turns it
+into its own configuration, and it is written into the job's directory as `run_config.json`, which is what the
+TRL engine's training process reads.
+"""
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from training_platform.contract.layout import JobLayout
+from training_platform.contract.params import Algorithm, AnyParams
+
+
+class RunSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    job_id: str
+    model_path: str
+    dataset_paths: list[str]
+    eval_dataset_path: str | None = None
+    # Field mapping of each data path that came from a registered dataset ({"prompt": "question"}).
+    dataset_fields: dict[str, dict[str, str]] = {}
+    params: Annotated[AnyParams, Field(discriminator="algorithm")]
+    output_dir: str
+    run_mode: str = "local"
+    cpu_threads: int = Field(default=0, ge=0, description="torch threads of the process on CPU; 0 lets torch decide.")
+
+    @property
+    def algorithm(self) -> Algorithm:
+        return Algorithm(self.params.algorithm)
+
+    @property
+    def layout(self) -> JobLayout:
+        return JobLayout(self.job_id, Path(self.output_dir))
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(self.model_dump_json(indent=1), encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: Path) -> "RunSpec":
+        return cls.model_validate_json(path.read_text(encoding="utf-8"))
+
+
+@dataclass(frozen=True)
+class LaunchSpec:
+    """A process to start: an engine describes it, a runner starts it (locally, on Ray)."""
+
+    argv: list[str]
+    cwd: Path
+    env: dict[str, str] = field(default_factory=dict)

@@ -1,0 +1,117 @@
+"""`{job_id}_status.json`: the training process's own account of where it is.
+
+The trainer rewrites it atomically as it goes (through a StatusReporter, whichever engine runs); the platform
+reads it for progress (step, loss, ETA) and, when it did not see the process exit itself, to learn how the run
+ended.
+"""
+
+import time
+from enum import StrEnum
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from training_platform.common.files import read_json, write_json_atomic
+
+
+class TrainingState(StrEnum):
+    STARTING = "starting"
+    RUNNING = "running"
+    PAUSED = "paused"
+    COMPLETED = "completed"
+    FAILED = "failed"
+
+
+class TrainingStatus(BaseModel):
+    job_id: str
+    status: TrainingState
+    current_step: int = 0
+    total_steps: int | None = None
+    epoch: float | None = None
+    loss: float | None = None
+    learning_rate: float | None = None
+    started_at: float | None = None
+    updated_at: float | None = None
+    elapsed_seconds: float | None = None
+    eta_seconds: float | None = None
+    resumed_from_step: int | None = None
+    last_checkpoint_step: int | None = None
+    anomaly_detected: bool = False
+    anomaly_reason: str | None = None
+    message: str | None = None
+    summary: dict[str, float] | None = None
+
+
+def write_status(path: Path, status: TrainingStatus) -> None:
+    write_json_atomic(path, status.model_dump(mode="json"))
+
+
+def read_status(path: Path) -> TrainingStatus | None:
+    data = read_json(path)
+    return TrainingStatus.model_validate(data) if data is not None else None
+
+
+class StatusReporter:
+    """The trainer side of the status file, for every engine: elapsed time and ETA computed in one place,
+    writes throttled to `min_interval` seconds except where a reader must see the change at once (the run's
+    start, a checkpoint, the last step, the end)."""
+
+    def __init__(self, path: Path, status: TrainingStatus, min_interval: float = 0.0, writes: bool = True):
+        self.path = path
+        self.status = status
+        self.min_interval = min_interval
+        self.writes = writes  # False in processes that keep the status without owning the file (other ranks)
+        self._last_write = 0.0
+        self._clock_start: tuple[float, int] | None = None  # (time, step) of the attempt's first reported step
+
+    @classmethod
+    def starting(cls, path: Path, job_id: str, **options) -> "StatusReporter":
+        return cls(
+            path, TrainingStatus(job_id=job_id, status=TrainingState.STARTING, started_at=time.time()), **options
+        )
+
+    def begin(self, total_steps: int | None, resumed_from: int) -> None:
+        """Training starts: at step `resumed_from` (0 for a fresh run) of `total_steps`."""
+        self.status.status = TrainingState.RUNNING
+        self.status.total_steps = total_steps
+        self.status.current_step = max(self.status.current_step, resumed_from)
+        self.status.resumed_from_step = resumed_from or None
+        self.write(force=True)
+
+    def step(self, step: int, **fields) -> None:
+        """Step `step` is done; `fields` are other status fields it changed (epoch, loss, learning_rate)."""
+        self.status.current_step = max(self.status.current_step, step)
+        for name, value in fields.items():
+            setattr(self.status, name, value)
+        self.status.eta_seconds = self._eta(step)
+        self.write(force=step == self.status.total_steps)
+
+    def _eta(self, step: int) -> float | None:
+        # Timed from the first step this attempt reported: start-up (model loading, a rollout engine's
+        # warm-up) says nothing about how long the remaining steps take.
+        if self._clock_start is None:
+            self._clock_start = (time.time(), step)
+        started_at, first_step = self._clock_start
+        done = step - first_step
+        if done <= 0 or not self.status.total_steps:
+            return None
+        return (time.time() - started_at) / done * max(self.status.total_steps - step, 0)
+
+    def checkpoint(self, step: int | None) -> None:
+        self.status.last_checkpoint_step = step
+        self.write(force=True)
+
+    def finish(self, state: TrainingState, message: str | None) -> None:
+        self.status.status = state
+        self.status.message = message
+        self.status.eta_seconds = 0.0 if state == TrainingState.COMPLETED else None
+        self.write(force=True)
+
+    def write(self, force: bool = False) -> None:
+        now = time.time()
+        if not self.writes or (not force and now - self._last_write < self.min_interval):
+            return
+        self.status.updated_at = now
+        self.status.elapsed_seconds = now - self.status.started_at
+        write_status(self.path, self.status)
+        self._last_write = now

@@ -1,0 +1,39 @@
+"""A job's row → what its run is: its directory layout, its RunSpec, its activity (for the stall watch)."""
+
+from pathlib import Path
+
+from training_platform.contract.layout import JobLayout
+from training_platform.contract.params import Algorithm, parse_params
+from training_platform.contract.run import RunSpec
+from training_platform.db.tables import Job
+from training_platform.jobs.activity import JobActivity
+
+# Engine, algorithm and run mode of a job whose metrics were imported from a run the platform did not launch.
+EXTERNAL = "external"
+
+
+def layout_of(job: Job) -> JobLayout:
+    return JobLayout(job.id, Path(job.output_dir))
+
+
+def run_spec(job: Job, cpu_threads: int = 0) -> RunSpec:
+    return RunSpec(
+        job_id=job.id,
+        model_path=job.model_path,
+        dataset_paths=job.dataset_paths,
+        eval_dataset_path=job.eval_dataset_path,
+        dataset_fields=job.dataset_fields,
+        params=parse_params(Algorithm(job.algorithm), job.params),
+        output_dir=job.output_dir,
+        run_mode=job.run_mode,
+        cpu_threads=cpu_threads,
+    )
+
+
+def activity_of(job: Job) -> JobActivity:
+    layout = layout_of(job)
+    return JobActivity(
+        logs=[layout.stdout_path, layout.stderr_path],
+        progress_files=[layout.status_path, layout.metrics_path],
+        started_at=job.process_started_at or 0.0,
+    )
