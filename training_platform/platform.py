@@ -2,8 +2,10 @@
 
 from dataclasses import dataclass
 
+from training_platform.compute.service import ComputeService
 from training_platform.datasets.service import DatasetService
 from training_platform.datasets.storage import DatasetStorage
+from training_platform.datasets.store import DatasetStore
 from training_platform.datasets.vectors import Embedder, VectorStore
 from training_platform.db import Database
 from training_platform.jobs.service import JobService
@@ -11,7 +13,8 @@ from training_platform.jobs.store import JobStore
 from training_platform.jobs.supervisor import JobSupervisor
 from training_platform.metrics.service import MetricsService
 from training_platform.metrics.store import MetricStore
-from training_platform.models.registry import ModelRegistry
+from training_platform.models.service import ModelService
+from training_platform.models.store import ModelStore
 from training_platform.runners.base import Runner
 from training_platform.runners.local import LocalRunner
 from training_platform.runners.ray import RayRunner
@@ -24,9 +27,10 @@ class Platform:
     db: Database
     jobs: JobService
     supervisor: JobSupervisor
-    models: ModelRegistry
+    models: ModelService
     datasets: DatasetService
     metrics: MetricsService
+    compute: ComputeService
 
     @classmethod
     def open(cls, settings: Settings) -> "Platform":
@@ -34,9 +38,9 @@ class Platform:
         settings.home.mkdir(parents=True, exist_ok=True)
         db = Database(settings.database_url)
         db.upgrade()
-        models = ModelRegistry(db)
+        models = ModelService(ModelStore(db))
         datasets = DatasetService(
-            db,
+            DatasetStore(db),
             DatasetStorage(settings.datasets_dir, settings.dataset_max_upload_bytes),
             models,
             VectorStore(settings.vector_uri, settings.milvus_token),
@@ -62,6 +66,7 @@ class Platform:
             models=models,
             datasets=datasets,
             metrics=metrics,
+            compute=ComputeService(),
         )
 
     @property

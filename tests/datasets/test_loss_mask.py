@@ -3,9 +3,9 @@ without a chat template, including rows the trainer truncates or drops). The tra
 engines/trl/recipe.py builds them."""
 
 import pytest
-from training_platform.contract.run import RunSpec
 
 from training_platform.contract.params import Algorithm
+from training_platform.contract.run import RunSpec
 from training_platform.datasets.preview import loss_preview
 from training_platform.datasets.tokens import load_tokenizer
 from training_platform.engines.trl import recipe

@@ -174,8 +174,7 @@ def test_audit_dedup_and_conversion_make_linked_versions(platform, tmp_path):
     task = wait(platform, "raw", platform.datasets.start_audit("raw", AuditOptions()))
     assert task.status == "completed" and task.progress == 1.0
     assert task.result["summary"] == {"exact_duplicate": 2, "near_duplicate": 2}
-    findings, total = platform.datasets.audit_findings(task)
-    assert total == 2 and [f.rows for f in findings] == [[6, 25], [9, 26]]
+    assert task.findings_total == 2 and [f.rows for f in task.findings] == [[6, 25], [9, 26]]
 
     task = wait(platform, "raw", platform.datasets.start_dedup("raw", DedupRequest(method="near")))
     assert task.result["removed"] == 2 and task.result["name"] == "raw-dedup"

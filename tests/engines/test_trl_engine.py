@@ -3,7 +3,6 @@
 import json
 import sys
 
-
 from training_platform.contract.layout import JobLayout
 from training_platform.contract.params import Algorithm, parse_params
 from training_platform.contract.run import RunSpec

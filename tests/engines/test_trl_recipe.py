@@ -4,9 +4,9 @@ import json
 import math
 
 import pytest
-from training_platform.contract.run import RunSpec
 
 from training_platform.contract import control
+from training_platform.contract.run import RunSpec
 from training_platform.contract.status import read_status
 from training_platform.engines.trl.checkpoints import list_checkpoints
 

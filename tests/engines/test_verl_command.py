@@ -4,7 +4,6 @@ import sys
 
 import pytest
 
-from training_platform.contract.layout import JobLayout
 from training_platform.contract.params import Algorithm, parse_params
 from training_platform.contract.run import RunSpec
 from training_platform.engines.verl.command import SAVE_AT_END_ONLY, Target, VerlFiles, command, environment

@@ -9,7 +9,7 @@ import time
 import psutil
 
 from tests.helpers import session_members, wait_until
-from training_platform.engines.base import LaunchSpec
+from training_platform.contract.run import LaunchSpec
 from training_platform.runners.base import ExitInfo, ProcessHandle
 from training_platform.runners.local import LocalRunner
 

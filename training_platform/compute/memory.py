@@ -29,13 +29,12 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from training_platform.compute.gpus import GiB, Gpu
 from training_platform.compute.model import ModelSpec
-from training_platform.contract.params import Algorithm
+from training_platform.contract.params import RL_ALGORITHMS, Algorithm
 
 Precision = Literal["bf16-amp", "bf16", "fp32"]
 Optimizer = Literal["adamw", "adamw8bit", "sgd"]
 Attention = Literal["flash", "sdpa", "eager"]
 ALL_LINEARS = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
-RL_ALGORITHMS = {Algorithm.GRPO, Algorithm.GSPO, Algorithm.PPO}
 
 # Bytes per parameter: (weights, gradients) by precision; optimizer states per trainable parameter.
 # bf16-amp follows the ZeRO paper: 2-byte weights and gradients, fp32 master copy inside the optimizer.
@@ -96,7 +95,7 @@ class EstimateRequest(BaseModel):
     def uses_reference(self) -> bool:
         if self.reference_model is not None:
             return self.reference_model
-        return self.algorithm in (Algorithm.DPO, Algorithm.PPO, Algorithm.GRPO, Algorithm.GSPO)
+        return self.algorithm != Algorithm.SFT  # DPO's frozen reference; RL's KL reference
 
 
 @dataclass(frozen=True)

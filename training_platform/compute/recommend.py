@@ -1,10 +1,11 @@
 """The recommender: the fastest configuration that fits with a safety margin, ready to use.
 
-It searches micro batch, ZeRO/FSDP stage, optimizer and parameter offload, gradient checkpointing and
-(only when no full fine-tune fits, because it changes what is trained) LoRA; every candidate is priced
-with the memory model and ranked by an estimated step time. The output is the job's parameters (post
-them unchanged as a job's `params`), verl overrides and TRL arguments; when nothing fits, it says what
-would: more GPUs, LoRA, a shorter sequence or a larger GPU.
+It asks the engines which of them can run the algorithm on these devices, and searches, within what each
+engine does (its ZeRO/FSDP stages and CPU offloading), micro batch, sharding, offload, gradient checkpointing
+and (only when no full fine-tune fits, because it changes what is trained) LoRA; every candidate is priced
+with the memory model and ranked by an estimated step time. The output is the engine and the job's parameters
+(post them unchanged as a job's `params` with that engine); when nothing fits, it says what would: more (or
+fewer) GPUs, LoRA, a shorter sequence or a larger GPU.
 """
 
 import math
@@ -14,20 +15,14 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from training_platform.compute.gpus import CATALOG, GiB, Gpu
-from training_platform.compute.memory import (
-    ALL_LINEARS,
-    RL_ALGORITHMS,
-    Attention,
-    Estimate,
-    EstimateRequest,
-    Precision,
-    estimate,
-)
+from training_platform.compute.memory import ALL_LINEARS, Attention, Estimate, EstimateRequest, Precision, estimate
 from training_platform.compute.model import ModelSpec
-from training_platform.contract.params import Algorithm
+from training_platform.contract.params import RL_ALGORITHMS, Algorithm
+from training_platform.engines.base import Capabilities, Engine
+from training_platform.engines.registry import capable_engines, engines
 from training_platform.errors import FieldError, InvalidInputError
 
-# User guide §5.3: SFT 4-32, DPO 32-128, GRPO/PPO 128-512 (prompts). The middle of each range that a
+# Usual global batches: SFT 4-32, DPO 32-128, GRPO/PPO 128-512 (prompts). The middle of each range that a
 # small team's hardware still turns over in reasonable time.
 DEFAULT_GLOBAL_BATCH = {
     Algorithm.SFT: 32,
@@ -71,6 +66,7 @@ def _samples_per_step(algorithm: Algorithm, global_batch: int, rollout_n: int) -
 class Recommendation:
     fits: bool
     global_batch: int
+    engine: Engine | None
     request: EstimateRequest | None
     estimate: Estimate | None
     step_seconds: float | None
@@ -119,36 +115,37 @@ def step_seconds(model: ModelSpec, gpu: Gpu, request: EstimateRequest, global_ba
     return seconds
 
 
-def _candidates(request: RecommendRequest, gpu: Gpu, lora: bool, samples_per_step: int):
-    # Stage 3 on one GPU shards nothing but is what offloads parameters (ZeRO-Infinity / FSDP CPU offload).
-    stages = (0, 3) if request.num_gpus == 1 else (0, 1, 2, 3)
+def _candidates(request: RecommendRequest, gpu: Gpu, lora: bool, samples_per_step: int, capabilities: Capabilities):
     attention = request.attention or ("flash" if gpu.kind == "cuda" else "sdpa")
     rl = request.algorithm in RL_ALGORITHMS
-    for stage in stages:
-        for offload_optimizer in (False, True):
-            for offload_params in (False, True) if stage == 3 else (False,):
-                for checkpointing in (False, True):
-                    for micro in MICRO_BATCHES:
-                        if samples_per_step % (micro * request.num_gpus):
-                            continue
-                        yield EstimateRequest(
-                            seq_len=request.seq_len,
-                            micro_batch=micro,
-                            num_gpus=request.num_gpus,
-                            algorithm=request.algorithm,
-                            precision=request.precision,
-                            zero_stage=stage,
-                            offload_optimizer=offload_optimizer,
-                            offload_params=offload_params,
-                            gradient_checkpointing=checkpointing,
-                            attention=attention,
-                            lora_rank=request.lora_rank if lora else 0,
-                            lora_targets=list(ALL_LINEARS),
-                            rollout_n=request.rollout_n,
-                            prompts_per_gpu=max(1, micro // request.rollout_n) if rl else None,
-                            gpu_memory_utilization=0.1,
-                            host_memory_gib=request.host_memory_gib,
-                        )
+    # (optimizer states, parameters) in CPU memory: what the engine can do; parameters only with the optimizer.
+    offloads = [(False, False), (True, False), (True, True)] if capabilities.cpu_offload else [(False, False)]
+    for stage in sorted(capabilities.zero_stages):
+        for offload_optimizer, offload_params in offloads:
+            if offload_params and stage != 3:
+                continue  # parameters are offloadable only when sharded (ZeRO-3 / FSDP)
+            for checkpointing in (False, True):
+                for micro in MICRO_BATCHES:
+                    if samples_per_step % (micro * request.num_gpus):
+                        continue
+                    yield EstimateRequest(
+                        seq_len=request.seq_len,
+                        micro_batch=micro,
+                        num_gpus=request.num_gpus,
+                        algorithm=request.algorithm,
+                        precision=request.precision,
+                        zero_stage=stage,
+                        offload_optimizer=offload_optimizer,
+                        offload_params=offload_params,
+                        gradient_checkpointing=checkpointing,
+                        attention=attention,
+                        lora_rank=request.lora_rank if lora else 0,
+                        lora_targets=list(ALL_LINEARS),
+                        rollout_n=request.rollout_n,
+                        prompts_per_gpu=max(1, micro // request.rollout_n) if rl else None,
+                        gpu_memory_utilization=0.1,
+                        host_memory_gib=request.host_memory_gib,
+                    )
 
 
 def _with_rollout_share(
@@ -166,13 +163,13 @@ def _with_rollout_share(
     return candidate, result
 
 
-def search(model: ModelSpec, gpu: Gpu, request: RecommendRequest, lora: bool, reward=None):
-    """(step seconds, request, estimate) of every candidate that fits, fastest first."""
+def search(model: ModelSpec, gpu: Gpu, request: RecommendRequest, lora: bool, capabilities: Capabilities, reward=None):
+    """(rank, step seconds, request, estimate) of every candidate within `capabilities` that fits, fastest first."""
     global_batch = request.global_batch or DEFAULT_GLOBAL_BATCH[request.algorithm]
     samples = _samples_per_step(request.algorithm, global_batch, request.rollout_n)
     budget = _budget(gpu, request.safety_margin)
     fitting = []
-    for candidate in _candidates(request, gpu, lora, samples):
+    for candidate in _candidates(request, gpu, lora, samples, capabilities):
         result = estimate(model, gpu, candidate, reward)
         if result.total_bytes > budget or (result.problems and candidate.algorithm not in RL_ALGORITHMS):
             continue
@@ -191,6 +188,34 @@ def search(model: ModelSpec, gpu: Gpu, request: RecommendRequest, lora: bool, re
     return fitting
 
 
+@dataclass
+class _Best:
+    engine: Engine
+    lora: bool
+    seconds: float | None
+    request: EstimateRequest
+    estimate: Estimate
+    options: int  # configurations that fit, over the engines searched
+
+
+def _best(model: ModelSpec, gpu: Gpu, request: RecommendRequest, reward) -> _Best | None:
+    """The fastest fitting configuration of the engines that can run it on this machine (full fine-tuning before
+    LoRA; on a tie, the engine first in capable_engines' order); only if none fits, of the other capable engines."""
+    capable = capable_engines(request.algorithm, request.num_gpus, gpu.kind)
+    runnable = [engine for engine in capable if engine.runnable_here(request.algorithm)]
+    for group in (runnable, [engine for engine in capable if engine not in runnable]):
+        for lora in (False, True) if request.allow_lora else (False,):
+            fitting = [
+                (rank, order, seconds, candidate, result, engine)
+                for order, engine in enumerate(group)
+                for rank, seconds, candidate, result in search(model, gpu, request, lora, engine.capabilities, reward)
+            ]
+            if fitting:
+                _, _, seconds, candidate, result, engine = min(fitting, key=lambda item: item[:2])
+                return _Best(engine, lora, seconds, candidate, result, len(fitting))
+    return None
+
+
 def recommend(model: ModelSpec, gpu: Gpu, request: RecommendRequest, reward: ModelSpec | None = None) -> Recommendation:
     global_batch = request.global_batch or DEFAULT_GLOBAL_BATCH[request.algorithm]
     samples = _samples_per_step(request.algorithm, global_batch, request.rollout_n)
@@ -198,20 +223,29 @@ def recommend(model: ModelSpec, gpu: Gpu, request: RecommendRequest, reward: Mod
         raise InvalidInputError(
             [FieldError("global_batch", f"{samples} samples per step cannot be split over {request.num_gpus} GPUs")]
         )
-    for lora in (False, True) if request.allow_lora else (False,):
-        fitting = search(model, gpu, request, lora, reward)
-        if fitting:
-            _, seconds, chosen, result = fitting[0]
-            reasons = _reasons(chosen, result, gpu, lora, len(fitting))
-            return Recommendation(True, global_batch, chosen, result, seconds, reasons)
-    return Recommendation(False, global_batch, None, None, None, suggestions=_suggestions(model, gpu, request, reward))
+    if not capable_engines(request.algorithm, request.num_gpus, gpu.kind):
+        reasons = [
+            error.message for e in engines() if (error := e.unsupported(request.algorithm, request.num_gpus, gpu.kind))
+        ]
+        suggestions = _suggestions(model, gpu, request, reward)
+        return Recommendation(False, global_batch, None, None, None, None, reasons, suggestions)
+    best = _best(model, gpu, request, reward)
+    if best is None:
+        suggestions = _suggestions(model, gpu, request, reward)
+        return Recommendation(False, global_batch, None, None, None, None, suggestions=suggestions)
+    reasons = _reasons(best.engine, best.request, best.estimate, gpu, best.lora, best.options)
+    return Recommendation(True, global_batch, best.engine, best.request, best.estimate, best.seconds, reasons)
 
 
-def _reasons(chosen: EstimateRequest, result: Estimate, gpu: Gpu, lora: bool, options: int) -> list[str]:
+def _reasons(
+    engine: Engine, chosen: EstimateRequest, result: Estimate, gpu: Gpu, lora: bool, options: int
+) -> list[str]:
     totals = result.category_bytes()
     reasons = [
         f"fastest of {options} configurations that fit: {totals['total'] / GiB:.1f} of {gpu.memory_gib:.1f} GiB "
         f"per GPU ({totals['total'] / gpu.memory_bytes:.0%}), peak at the {result.peak_phase}",
+        f"the {engine.name} engine runs it"
+        + ("" if engine.runnable_here(chosen.algorithm) else " (not on this machine: see GET /api/v1/engines)"),
     ]
     if lora:
         reasons.append("no full fine-tune fits, so the base model is frozen and LoRA adapters are trained")
@@ -226,15 +260,13 @@ def _reasons(chosen: EstimateRequest, result: Estimate, gpu: Gpu, lora: bool, op
 
 
 def _fits_anything(model, gpu, request: RecommendRequest, reward, **changes) -> bool:
-    changed = request.model_copy(update=changes)
-    return any(
-        search(model, gpu, changed, lora, reward) for lora in ((False, True) if changed.allow_lora else (False,))
-    )
+    return _best(model, gpu, request.model_copy(update=changes), reward) is not None
 
 
 def _suggestions(model: ModelSpec, gpu: Gpu, request: RecommendRequest, reward) -> list[str]:
     """Alternatives that do fit, from the smallest change to the largest."""
     counts = [n for n in (2, 4, 8, 16, 32, 64) if n > request.num_gpus]
+    fewer = [n for n in (8, 4, 2, 1) if n < request.num_gpus]
     lengths = [2**k for k in range(int(math.log2(request.seq_len - 1)), 6, -1)] if request.seq_len > 128 else []
     lora = f"LoRA (rank {request.lora_rank}) instead of full fine-tuning"
     found: list[str] = []
@@ -247,6 +279,8 @@ def _suggestions(model: ModelSpec, gpu: Gpu, request: RecommendRequest, reward) 
 
     if not request.allow_lora:
         first([{"allow_lora": True}], lambda _: f"train {lora}")
+    if not capable_engines(request.algorithm, request.num_gpus, gpu.kind):
+        first([{"num_gpus": n} for n in fewer], lambda c: f"use {c['num_gpus']} × {gpu.name}")
     first([{"num_gpus": n} for n in counts], lambda c: f"use {c['num_gpus']} × {gpu.name}, sharded with ZeRO/FSDP")
     if not request.allow_lora:
         first(
@@ -270,11 +304,11 @@ def _suggestions(model: ModelSpec, gpu: Gpu, request: RecommendRequest, reward) 
     return found or ["nothing close fits: a smaller model, or many more and larger GPUs"]
 
 
-# ---- output formats ----------------------------------------------------------------------------------
+# ---- output --------------------------------------------------------------------------------------------
 
 
 def job_params(recommendation: Recommendation) -> dict[str, Any]:
-    """Parameters for POST /api/v1/jobs, valid for the algorithm as they are."""
+    """Parameters for POST /api/v1/jobs with the recommended engine, valid for the algorithm as they are."""
     request = recommendation.request
     params: dict[str, Any] = {
         "batch_size": recommendation.global_batch,
@@ -283,6 +317,8 @@ def job_params(recommendation: Recommendation) -> dict[str, Any]:
         "precision": "fp32" if request.precision == "fp32" else "bf16",
         "gradient_checkpointing": request.gradient_checkpointing,
     }
+    if request.offload_optimizer:
+        params["cpu_offload"] = "all" if request.offload_params else "optimizer"
     if request.lora_rank:
         params["lora"] = {"rank": request.lora_rank, "alpha": 2 * request.lora_rank}
     if request.algorithm in RL_ALGORITHMS:
@@ -294,77 +330,3 @@ def job_params(recommendation: Recommendation) -> dict[str, Any]:
     else:
         params["max_length"] = request.seq_len
     return params
-
-
-def verl_overrides(recommendation: Recommendation) -> list[str]:
-    request = recommendation.request
-    offload = ("true" if request.offload_params else "false", "true" if request.offload_optimizer else "false")
-    checkpointing = "true" if request.gradient_checkpointing else "false"
-    if request.algorithm in (Algorithm.SFT, Algorithm.DPO):
-        overrides = [
-            f"data.train_batch_size={recommendation.global_batch}",
-            f"data.micro_batch_size_per_gpu={request.micro_batch}",
-            f"data.max_length={request.seq_len}",
-            f"model.enable_gradient_checkpointing={checkpointing}",
-            f"engine.param_offload={offload[0]}",
-            f"engine.optimizer_offload={offload[1]}",
-            f"trainer.n_gpus_per_node={request.num_gpus}",
-        ]
-        if request.lora_rank:
-            overrides += [f"model.lora_rank={request.lora_rank}", f"model.lora_alpha={2 * request.lora_rank}"]
-        return overrides
-    actor = "actor_rollout_ref"
-    overrides = [
-        f"data.train_batch_size={recommendation.global_batch}",
-        f"data.max_prompt_length={request.seq_len // 4}",
-        f"data.max_response_length={request.seq_len - request.seq_len // 4}",
-        f"{actor}.actor.ppo_mini_batch_size={recommendation.global_batch}",
-        f"{actor}.actor.ppo_micro_batch_size_per_gpu={request.micro_batch}",
-        f"{actor}.actor.fsdp_config.param_offload={offload[0]}",
-        f"{actor}.actor.fsdp_config.optimizer_offload={offload[1]}",
-        f"{actor}.model.enable_gradient_checkpointing={checkpointing}",
-        f"{actor}.rollout.n={request.rollout_n}",
-        f"{actor}.rollout.gpu_memory_utilization={request.gpu_memory_utilization}",
-        f"{actor}.rollout.log_prob_micro_batch_size_per_gpu={request.micro_batch}",
-        f"{actor}.ref.log_prob_micro_batch_size_per_gpu={request.micro_batch}",
-        f"trainer.n_gpus_per_node={request.num_gpus}",
-    ]
-    if request.lora_rank:
-        overrides += [
-            f"{actor}.model.lora_rank={request.lora_rank}",
-            f"{actor}.model.lora_alpha={2 * request.lora_rank}",
-        ]
-    if request.algorithm == Algorithm.PPO:
-        overrides += [
-            f"critic.ppo_micro_batch_size_per_gpu={request.micro_batch}",
-            f"critic.model.enable_gradient_checkpointing={checkpointing}",
-        ]
-    return overrides
-
-
-def trl_arguments(recommendation: Recommendation) -> dict[str, Any]:
-    """Keyword arguments of TRL's SFTConfig / DPOConfig / GRPOConfig for one process per GPU."""
-    request = recommendation.request
-    arguments: dict[str, Any] = {
-        "per_device_train_batch_size": request.micro_batch,
-        "gradient_accumulation_steps": recommendation.gradient_accumulation,
-        "gradient_checkpointing": request.gradient_checkpointing,
-        "bf16": request.precision != "fp32",
-    }
-    if request.algorithm in RL_ALGORITHMS:
-        arguments.update(
-            num_generations=request.rollout_n, max_completion_length=request.seq_len - request.seq_len // 4
-        )
-    else:
-        arguments["max_length"] = request.seq_len
-    if request.zero_stage or request.offload_optimizer:
-        stage = max(request.zero_stage, 2 if request.offload_optimizer else 0)
-        arguments["deepspeed"] = {
-            "zero_optimization": {
-                "stage": stage,
-                **({"offload_optimizer": {"device": "cpu"}} if request.offload_optimizer else {}),
-                **({"offload_param": {"device": "cpu"}} if request.offload_params else {}),
-            },
-            "bf16": {"enabled": request.precision != "fp32"},
-        }
-    return arguments

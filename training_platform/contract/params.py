@@ -174,6 +174,12 @@ PARAMS_BY_ALGORITHM: dict[Algorithm, type[TrainingParams]] = {
 }
 
 
+# The algorithms that sample responses to score (rollouts), as the parameter classes say.
+RL_ALGORITHMS = frozenset(
+    algorithm for algorithm, params in PARAMS_BY_ALGORITHM.items() if issubclass(params, RLParams)
+)
+
+
 def parse_params(algorithm: Algorithm, params: dict) -> TrainingParams:
     """Validate raw parameters for `algorithm`; raises pydantic.ValidationError naming the field."""
     return PARAMS_BY_ALGORITHM[algorithm].model_validate({**params, "algorithm": algorithm.value})

@@ -9,9 +9,6 @@ import uuid
 from pathlib import Path
 
 import polars as pl
-from sqlalchemy import func
-from sqlalchemy.exc import IntegrityError
-from sqlmodel import col, select
 
 from training_platform.common.progress import ProgressCallback
 from training_platform.contract.params import Algorithm, parse_params
@@ -37,21 +34,23 @@ from training_platform.datasets.audit import (
 from training_platform.datasets.convert import ConvertRequest, split, suffix_for, trl_layout, write_frame
 from training_platform.datasets.preview import LossPreview, RowsPage, loss_preview, row_out
 from training_platform.datasets.schemas import (
+    AuditTaskRead,
     DatasetFields,
+    DatasetRead,
     DatasetRegister,
     DatasetUpdate,
     DatasetUpload,
     DedupRequest,
+    TaskRead,
 )
 from training_platform.datasets.stats import DatasetStats, dataset_stats, label_fields_of
 from training_platform.datasets.storage import DatasetStorage, StagedUpload, content_hash, plain_file_name
+from training_platform.datasets.store import DatasetStore
 from training_platform.datasets.tokens import load_tokenizer, token_counter
 from training_platform.datasets.vectors import Embedder, SearchHit, SemanticIndex, VectorStore
-from training_platform.db import Database
-from training_platform.db.lookup import get_by_name_or_id, name_taken
 from training_platform.db.tables import DatasetTask, RegisteredDataset
 from training_platform.errors import ConflictError, FieldError, InvalidInputError, NotFoundError
-from training_platform.models.registry import ModelRegistry
+from training_platform.models.service import ModelService
 from training_platform.tasks import TaskRunner
 
 REPORT_ROUTE = "/api/v1/datasets/reports"
@@ -62,20 +61,20 @@ PREVIEW_ROWS = 20
 class DatasetService:
     def __init__(
         self,
-        db: Database,
+        store: DatasetStore,
         storage: DatasetStorage,
-        models: ModelRegistry,
+        models: ModelService,
         vectors: VectorStore,
         embedder: Embedder,
         error_limit: int,
     ):
-        self.db = db
+        self.store = store
         self.storage = storage
         self.models = models
         self.vectors = vectors
         self.embedder = embedder
         self.error_limit = error_limit
-        self.tasks = TaskRunner(db, DatasetTask, owner="dataset_id")
+        self.tasks = TaskRunner(store.db, DatasetTask, owner="dataset_id")
 
     def recover(self) -> None:
         """At server start (one server per home): uploads and tasks cut off by the last stop are gone."""
@@ -88,25 +87,24 @@ class DatasetService:
 
     # ---- registration ----------------------------------------------------------------------------------
 
-    def register(self, request: DatasetRegister) -> RegisteredDataset:
+    def register(self, request: DatasetRegister) -> DatasetRead:
         """A file or directory already on disk, registered where it is."""
         path = Path(request.path).expanduser().resolve()
         self._check_name_free(request.name)
         table = self._read(path, "path")
         checked = self._check(table, request.kind, request, path.name, "path")
-        return self._insert(
-            RegisteredDataset(
-                id=uuid.uuid4().hex,
-                name=request.name,
-                path=str(path),
-                kind=request.kind,
-                file_format=dataset_format(path),
-                size_bytes=_size(path),
-                content_hash=self._unique_hash(content_hash(path)),
-                source="path",
-                **checked,
-            )
+        dataset = RegisteredDataset(
+            id=uuid.uuid4().hex,
+            name=request.name,
+            path=str(path),
+            kind=request.kind,
+            file_format=dataset_format(path),
+            size_bytes=_size(path),
+            content_hash=self._unique_hash(content_hash(path)),
+            source="path",
+            **checked,
         )
+        return _dataset_read(self._insert(dataset))
 
     def receive(self, filename: str) -> StagedUpload:
         """A staged upload to stream the file into (a context manager): discarded on leaving unless
@@ -118,7 +116,7 @@ class DatasetService:
         self._check_name_free(request.name)
         plain_file_name(request.filename)
 
-    def finish_upload(self, staged: StagedUpload, request: DatasetUpload) -> RegisteredDataset:
+    def finish_upload(self, staged: StagedUpload, request: DatasetUpload) -> DatasetRead:
         digest = staged.finish()
         if staged.size == 0:
             raise InvalidInputError([FieldError("file", f"{request.filename} is empty (0 bytes)")])
@@ -140,7 +138,7 @@ class DatasetService:
             original_filename=request.filename,
             **checked,
         )
-        return self._insert(dataset, staged.path)
+        return _dataset_read(self._insert(dataset, staged.path))
 
     def _read(self, path: Path, field: str, shown_as: str | None = None) -> DatasetTable:
         try:
@@ -199,82 +197,58 @@ class DatasetService:
         return row_problem_errors(field, listed, num_rows, len(problems), f"{REPORT_ROUTE}/{report_id}")
 
     def _check_name_free(self, name: str) -> None:
-        with self.db.session() as session:
-            if name_taken(session, RegisteredDataset, name):
-                raise ConflictError(f"a dataset named '{name}' is already registered")
+        if self.store.name_taken(name):
+            raise ConflictError(f"a dataset named '{name}' is already registered")
 
     def _unique_hash(self, digest: str) -> str:
-        with self.db.session() as session:
-            existing = session.exec(select(RegisteredDataset).where(RegisteredDataset.content_hash == digest)).first()
-        if existing is not None:
+        if (existing := self.store.by_content_hash(digest)) is not None:
             raise ConflictError(f"the same content is already registered as dataset '{existing.name}' ({existing.id})")
         return digest
 
     def _insert(self, dataset: RegisteredDataset, staged: Path | None = None) -> RegisteredDataset:
+        """The row, with `staged` moved to the dataset's path in the same step when the platform keeps the file."""
         dataset.lineage_id = dataset.lineage_id or dataset.id
-        final = Path(dataset.path)
-        with self.db.session() as session:
-            session.add(dataset)
-            try:
-                session.flush()
-            except IntegrityError:
-                # A concurrent registration took the name or the content between our check and now.
-                raise ConflictError(f"dataset '{dataset.name}' (or its content) was registered meanwhile") from None
-            if staged is not None:
-                self.storage.place(staged, final)
-            try:
-                session.commit()
-            except Exception:
-                if staged is not None:
-                    self.storage.remove_dataset_files(dataset.id)
-                raise
-        return dataset
+        if staged is None:
+            return self.store.add(dataset)
+        return self.store.add(
+            dataset,
+            place_files=lambda: self.storage.place(staged, Path(dataset.path)),
+            remove_files=lambda: self.storage.remove_dataset_files(dataset.id),
+        )
 
     # ---- reading ---------------------------------------------------------------------------------------
 
-    def list_all(self, kind: str | None = None) -> list[RegisteredDataset]:
-        with self.db.session() as session:
-            query = select(RegisteredDataset).order_by(col(RegisteredDataset.name))
-            if kind:
-                query = query.where(RegisteredDataset.kind == kind)
-            return list(session.exec(query))
+    def list_all(self, kind: str | None = None) -> list[DatasetRead]:
+        return [_dataset_read(dataset) for dataset in self.store.list_all(kind)]
 
-    def get(self, name_or_id: str) -> RegisteredDataset:
-        return get_by_name_or_id(self.db, RegisteredDataset, name_or_id, "dataset")
+    def get(self, name_or_id: str) -> DatasetRead:
+        return _dataset_read(self.store.find(name_or_id))
 
-    def versions(self, name_or_id: str) -> list[RegisteredDataset]:
-        dataset = self.get(name_or_id)
-        with self.db.session() as session:
-            query = select(RegisteredDataset).where(RegisteredDataset.lineage_id == dataset.lineage_id)
-            return list(session.exec(query.order_by(col(RegisteredDataset.version), col(RegisteredDataset.name))))
+    def versions(self, name_or_id: str) -> list[DatasetRead]:
+        return [_dataset_read(dataset) for dataset in self.store.lineage(self.store.find(name_or_id).lineage_id)]
 
-    def update(self, name_or_id: str, request: DatasetUpdate) -> RegisteredDataset:
-        dataset = self.get(name_or_id)
+    def update(self, name_or_id: str, request: DatasetUpdate) -> DatasetRead:
+        dataset = self.store.find(name_or_id)
         mapping = request.field_mapping if request.field_mapping is not None else dataset.field_mapping
         labels = request.label_fields if request.label_fields is not None else dataset.label_fields
         self._check_fields(dataset.columns, mapping, labels)
+        changes = dict(field_mapping=mapping, label_fields=labels)
         if mapping != dataset.field_mapping:
             table = self._table(dataset, mapping)
             problems = validate_table(table, schema_for(dataset.kind))
             if len(problems) > dataset.num_invalid:
                 raise InvalidInputError(self._problem_errors(problems, table.num_rows, Path(dataset.path).name))
-            dataset.num_invalid = len(problems)
+            changes["num_invalid"] = len(problems)
             self.vectors.drop_prefixed(_collection(dataset))  # it embedded the old prompt column
-        dataset.field_mapping, dataset.label_fields = mapping, labels
         if request.description is not None:
-            dataset.description = request.description
-        with self.db.session() as session:
-            session.add(dataset)
-            session.commit()
-        return dataset
+            changes["description"] = request.description
+        return _dataset_read(self.store.update(dataset.id, **changes))
 
     def delete(self, name_or_id: str) -> None:
         """The record, its tasks and vectors; its files too when the platform owns them (uploads, versions)."""
-        dataset = self.get(name_or_id)
+        dataset = self.store.find(name_or_id)
         self.vectors.drop_prefixed(_collection(dataset))
-        with self.db.session() as session:
-            session.delete(session.get(RegisteredDataset, dataset.id))
-            session.commit()
+        self.store.delete(dataset.id)
         if dataset.source != "path":
             self.storage.remove_dataset_files(dataset.id)
 
@@ -288,7 +262,7 @@ class DatasetService:
         return table
 
     def rows(self, name_or_id: str, offset: int, limit: int) -> RowsPage:
-        dataset = self.get(name_or_id)
+        dataset = self.store.find(name_or_id)
         found = []
         for number, row in iter_rows(Path(dataset.path), start=offset + 1):
             found.append(row_out(number, row))
@@ -297,7 +271,7 @@ class DatasetService:
         return RowsPage(total=dataset.num_rows, offset=offset, rows=found)
 
     def preview(self, name_or_id: str, row: int, tokenizer: str, max_length: int | None) -> LossPreview:
-        dataset = self.get(name_or_id)
+        dataset = self.store.find(name_or_id)
         found = next(iter_rows(Path(dataset.path), start=row), None)
         if found is None or found[0] != row:
             raise NotFoundError(f"dataset '{dataset.name}' has no row {row} (rows are numbered from 1)")
@@ -320,13 +294,13 @@ class DatasetService:
     # ---- analysis --------------------------------------------------------------------------------------
 
     def stats(self, name_or_id: str, tokenizer: str | None, bins: int) -> DatasetStats:
-        dataset = self.get(name_or_id)
+        dataset = self.store.find(name_or_id)
         table = self._table(dataset)
         labels = label_fields_of(table, dataset.label_fields)
         return dataset_stats(table, dataset.kind, labels, token_counter(self._tokenizer_path(tokenizer)), bins)
 
-    def start_audit(self, name_or_id: str, options: AuditOptions) -> DatasetTask:
-        dataset = self.get(name_or_id)
+    def start_audit(self, name_or_id: str, options: AuditOptions) -> TaskRead:
+        dataset = self.store.find(name_or_id)
         counter = token_counter(self._tokenizer_path(options.tokenizer))  # a bad tokenizer is refused now
 
         def work(progress: ProgressCallback) -> dict:
@@ -335,7 +309,7 @@ class DatasetService:
             report = audit_table(table, dataset.kind, schema_for(dataset.kind), options, counter, semantic, progress)
             return self._store_audit(report)
 
-        return self.tasks.submit(dataset.id, "audit", options.model_dump(), work)
+        return _task_read(self.tasks.submit(dataset.id, "audit", options.model_dump(), work))
 
     def _store_audit(self, report: AuditReport) -> dict:
         report_id = uuid.uuid4().hex
@@ -347,19 +321,21 @@ class DatasetService:
             "findings": len(report.findings),
         }
 
-    def task(self, name_or_id: str, task_id: str) -> DatasetTask:
-        return self.tasks.get(self.get(name_or_id).id, task_id)
+    def task(self, name_or_id: str, task_id: str) -> AuditTaskRead:
+        """A finished audit comes with its first findings, each cut to its first rows, and how many there are."""
+        task = self.tasks.get(self.store.find(name_or_id).id, task_id)
+        read = AuditTaskRead.model_validate(task, from_attributes=True)
+        if task.kind == "audit" and task.status == "completed":
+            path = self.report_path(task.result["report"])
+            report = AuditReport.model_validate_json(path.read_text(encoding="utf-8"))
+            read.findings = [
+                f.model_copy(update={"rows": f.rows[:PREVIEW_ROWS]}) for f in report.findings[:PREVIEW_FINDINGS]
+            ]
+            read.findings_total = len(report.findings)
+        return read
 
-    def list_tasks(self, name_or_id: str) -> list[DatasetTask]:
-        return self.tasks.list_for(self.get(name_or_id).id)
-
-    def audit_findings(self, task: DatasetTask) -> tuple[list, int] | None:
-        """A finished audit's first findings, each cut to its first rows, and how many there are in all."""
-        if task.kind != "audit" or task.status != "completed":
-            return None
-        report = AuditReport.model_validate_json(self.report_path(task.result["report"]).read_text(encoding="utf-8"))
-        shown = [f.model_copy(update={"rows": f.rows[:PREVIEW_ROWS]}) for f in report.findings[:PREVIEW_FINDINGS]]
-        return shown, len(report.findings)
+    def list_tasks(self, name_or_id: str) -> list[TaskRead]:
+        return [_task_read(task) for task in self.tasks.list_for(self.store.find(name_or_id).id)]
 
     def report_path(self, report_id: str) -> Path:
         path = self.storage.report_path(report_id)
@@ -378,21 +354,21 @@ class DatasetService:
         present = with_text(texts, "prompt")
         return present[ROW].to_list(), present["prompt"].to_list()
 
-    def start_index(self, name_or_id: str) -> DatasetTask:
-        dataset = self.get(name_or_id)
+    def start_index(self, name_or_id: str) -> TaskRead:
+        dataset = self.store.find(name_or_id)
 
         def work(progress: ProgressCallback) -> dict:
             rows, texts = self._prompts(dataset)
             built = self._semantic_index(dataset).ensure(rows, texts, progress)
             return {"rows": len(rows), "built": built, "model": self.embedder.model_name}
 
-        return self.tasks.submit(dataset.id, "index", {}, work)
+        return _task_read(self.tasks.submit(dataset.id, "index", {}, work))
 
     def index_ready(self, name_or_id: str) -> bool:
-        return self._semantic_index(self.get(name_or_id)).ready
+        return self._semantic_index(self.store.find(name_or_id)).ready
 
     def search(self, name_or_id: str, query: str, top_k: int) -> list[SearchHit]:
-        dataset = self.get(name_or_id)
+        dataset = self.store.find(name_or_id)
         index = self._semantic_index(dataset)
         if not index.ready:
             raise ConflictError(
@@ -401,8 +377,8 @@ class DatasetService:
             )
         return index.search(query, top_k)
 
-    def start_dedup(self, name_or_id: str, request: DedupRequest) -> DatasetTask:
-        dataset = self.get(name_or_id)
+    def start_dedup(self, name_or_id: str, request: DedupRequest) -> TaskRead:
+        dataset = self.store.find(name_or_id)
         name = request.name or f"{dataset.name}-dedup"
         self._check_name_free(name)
 
@@ -420,7 +396,7 @@ class DatasetService:
             derived = self._derive(dataset, kept, name, derivation + f": kept {kept.height} of {table.frame.height}")
             return {"removed": len(removed), "groups": len(groups), "dataset": derived.id, "name": derived.name}
 
-        return self.tasks.submit(dataset.id, "dedup", request.model_dump(), work)
+        return _task_read(self.tasks.submit(dataset.id, "dedup", request.model_dump(), work))
 
     def _duplicate_groups(
         self, dataset: RegisteredDataset, texts: pl.DataFrame, request: DedupRequest, progress: ProgressCallback
@@ -436,8 +412,8 @@ class DatasetService:
 
     # ---- conversion and versions -----------------------------------------------------------------------
 
-    def convert(self, name_or_id: str, request: ConvertRequest) -> list[RegisteredDataset]:
-        dataset = self.get(name_or_id)
+    def convert(self, name_or_id: str, request: ConvertRequest) -> list[DatasetRead]:
+        dataset = self.store.find(name_or_id)
         if request.format == "verl":
             raise InvalidInputError([FieldError("format", "verl's layouts come with the verl engine; use 'trl'")])
         name = request.name or f"{dataset.name}-{request.format}"
@@ -451,14 +427,15 @@ class DatasetService:
             )
         note = f"converted to the {request.format} layout ({len(invalid)} invalid rows left out)"
         if request.validation_fraction == 0:
-            return [self._derive(dataset, layout, name, note, field_mapping={})]
+            return [_dataset_read(self._derive(dataset, layout, name, note, field_mapping={}))]
         train, validation = split(layout, request.validation_fraction, request.seed)
-        for part in (f"{name}-train", f"{name}-validation"):
-            self._check_name_free(part)
+        parts = {"train": train, "validation": validation}
+        for part in parts:
+            self._check_name_free(f"{name}-{part}")
         share = f"split {1 - request.validation_fraction:g}/{request.validation_fraction:g}, seed {request.seed}"
         return [
-            self._derive(dataset, train, f"{name}-train", f"{note}; {share}: train", field_mapping={}),
-            self._derive(dataset, validation, f"{name}-validation", f"{note}; {share}: validation", field_mapping={}),
+            _dataset_read(self._derive(dataset, frame, f"{name}-{part}", f"{note}; {share}: {part}", field_mapping={}))
+            for part, frame in parts.items()
         ]
 
     def _derive(
@@ -476,10 +453,7 @@ class DatasetService:
         try:
             write_frame(frame, staged)
             digest = self._unique_hash(content_hash(staged))
-            with self.db.session() as session:
-                version = session.exec(
-                    select(func.max(RegisteredDataset.version)).where(RegisteredDataset.lineage_id == parent.lineage_id)
-                ).one()
+            version = self.store.latest_version(parent.lineage_id)
             dataset_id = uuid.uuid4().hex
             dataset = RegisteredDataset(
                 id=dataset_id,
@@ -508,8 +482,16 @@ class DatasetService:
 
     def resolve(self, reference: str) -> tuple[str, dict[str, str]]:
         """A job's `dataset:<name or id>` entry → the dataset's path and its field mapping."""
-        dataset = self.get(reference.removeprefix(DATASET_REFERENCE))
+        dataset = self.store.find(reference.removeprefix(DATASET_REFERENCE))
         return dataset.path, dataset.field_mapping
+
+
+def _dataset_read(dataset: RegisteredDataset) -> DatasetRead:
+    return DatasetRead.model_validate(dataset, from_attributes=True)
+
+
+def _task_read(task: DatasetTask) -> TaskRead:
+    return TaskRead.model_validate(task, from_attributes=True)
 
 
 def _collection(dataset: RegisteredDataset) -> str:

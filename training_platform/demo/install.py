@@ -14,7 +14,7 @@ from training_platform.demo.assets import (
 )
 from training_platform.errors import NotFoundError
 from training_platform.jobs.schemas import JobCreate
-from training_platform.models.registry import ModelRegister
+from training_platform.models.schemas import ModelRegister
 from training_platform.platform import Platform
 
 DEMO_JOB_NAME = "demo-sft"

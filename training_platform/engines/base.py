@@ -53,21 +53,25 @@ class Engine(ABC):
         supported = ", ".join(sorted(self.algorithms))
         return f"the {self.name} engine does not run {algorithm.value}; it runs {supported}"
 
-    def supports(self, algorithm: Algorithm, num_gpus: int, device: str | None = None) -> bool:
-        """Whether the engine can run `algorithm` on `num_gpus` devices (of kind `device`, when given)."""
+    def unsupported(self, algorithm: Algorithm, num_gpus: int, device: str | None = None) -> FieldError | None:
+        """Why the engine cannot run `algorithm` on `num_gpus` devices (of kind `device`, when given), if it cannot."""
+        if algorithm not in self.algorithms:
+            return FieldError("algorithm", self.unsupported_message(algorithm))
         limit = self.capabilities.max_devices
-        fits_devices = (limit is None or num_gpus <= limit) and (device is None or device in self.capabilities.devices)
-        return algorithm in self.algorithms and fits_devices
+        if limit is not None and num_gpus > limit:
+            devices = "one device" if limit == 1 else f"at most {limit} devices"
+            return FieldError("params.num_gpus", f"the {self.name} engine trains on {devices} per job")
+        if device is not None and device not in self.capabilities.devices:
+            return FieldError("gpu", f"the {self.name} engine does not train on {device} devices")
+        return None
+
+    def supports(self, algorithm: Algorithm, num_gpus: int, device: str | None = None) -> bool:
+        return self.unsupported(algorithm, num_gpus, device) is None
 
     def refusals(self, params: TrainingParams) -> list[FieldError]:
         """Why this engine can never run a job with `params`, whatever the machine (empty if it can)."""
-        algorithm = Algorithm(params.algorithm)
-        if algorithm not in self.algorithms:
-            return [FieldError("algorithm", self.unsupported_message(algorithm))]
-        limit = self.capabilities.max_devices
-        if limit is not None and params.num_gpus > limit:
-            devices = "one device" if limit == 1 else f"at most {limit} devices"
-            return [FieldError("params.num_gpus", f"the {self.name} engine trains on {devices} per job")]
+        if error := self.unsupported(Algorithm(params.algorithm), params.num_gpus):
+            return [error]
         if params.cpu_offload != "none" and not self.capabilities.cpu_offload:
             return [FieldError("params.cpu_offload", f"the {self.name} engine does not offload to CPU memory")]
         return []

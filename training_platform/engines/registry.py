@@ -49,12 +49,18 @@ def engines() -> list[Engine]:
     return [get_engine(name) for name in engine_names()]
 
 
-def choose_engine(name: str, algorithm: Algorithm, num_gpus: int = 1, device: str | None = None) -> Engine:
-    """The engine a job asked for; for `auto`, the first in AUTO_PREFERENCE that can run the algorithm on
-    `num_gpus` devices (of kind `device`), preferring one that can run it on this machine."""
+def capable_engines(algorithm: Algorithm, num_gpus: int = 1, device: str | None = None) -> list[Engine]:
+    """The engines that can run `algorithm` on `num_gpus` devices (of kind `device`): those that can run it on this
+    machine first, each group in AUTO_PREFERENCE order."""
+    ordered = [*AUTO_PREFERENCE, *(name for name in engine_names() if name not in AUTO_PREFERENCE)]
+    capable = [engine for engine in map(get_engine, ordered) if engine.supports(algorithm, num_gpus, device)]
+    return sorted(capable, key=lambda engine: not engine.runnable_here(algorithm))
+
+
+def choose_engine(name: str, algorithm: Algorithm, num_gpus: int = 1) -> Engine:
+    """The engine a job asked for; for `auto`, the first capable engine (see capable_engines), or, when none is,
+    the first in AUTO_PREFERENCE, whose refusal then tells the user why."""
     if name != AUTO:
         return get_engine(name)
-    candidates = [get_engine(n) for n in AUTO_PREFERENCE if n in _ENGINES]
-    capable = [e for e in candidates if e.supports(algorithm, num_gpus, device)]
-    runnable = [e for e in capable if e.runnable_here(algorithm)]
-    return (runnable or capable or candidates)[0]
+    capable = capable_engines(algorithm, num_gpus)
+    return capable[0] if capable else get_engine(AUTO_PREFERENCE[0])

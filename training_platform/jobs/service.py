@@ -38,7 +38,7 @@ from training_platform.jobs.schemas import (
 from training_platform.jobs.states import ACTION_SOURCES, JobStatus, allowed_actions
 from training_platform.jobs.store import JobStore
 from training_platform.jobs.supervisor import JobSupervisor
-from training_platform.models.registry import model_dir_problem
+from training_platform.models.service import model_dir_problem
 from training_platform.rewards import RewardConfigError, validate_reward_spec
 from training_platform.tasks import TaskRunner
 

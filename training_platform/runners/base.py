@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from training_platform.engines.base import LaunchSpec
+from training_platform.contract.run import LaunchSpec
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import psutil
 
-from training_platform.engines.base import LaunchSpec
+from training_platform.contract.run import LaunchSpec
 from training_platform.runners.base import ExitInfo, ProcessHandle, Runner
 
 _START_TIME_TOLERANCE_S = 0.05

@@ -14,7 +14,7 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
-from training_platform.engines.base import LaunchSpec
+from training_platform.contract.run import LaunchSpec
 from training_platform.runners.base import ExitInfo, ProcessHandle, Runner
 
 log = logging.getLogger(__name__)

@@ -1,30 +1,36 @@
-from typing import Any
-
 from fastapi import APIRouter
 
-from training_platform.compute import service
-from training_platform.compute.service import EstimateBody, RecommendBody
+from training_platform.api.deps import PlatformDep
+from training_platform.compute.schemas import (
+    EstimateBody,
+    EstimateRead,
+    GpuRead,
+    ModelPresetRead,
+    RecommendationRead,
+    RecommendBody,
+)
 
 router = APIRouter(prefix="/compute", tags=["compute"])
 
 
 @router.post("/estimate")
-def estimate(body: EstimateBody) -> dict[str, Any]:
+def estimate(body: EstimateBody, platform: PlatformDep) -> EstimateRead:
     """Per-GPU memory of a training configuration, term by term, each with its formula and why."""
-    return service.run_estimate(body)
+    return platform.compute.estimate(body)
 
 
 @router.post("/recommend")
-def recommend(body: RecommendBody) -> dict[str, Any]:
-    """The fastest configuration that fits; `params` can be posted unchanged as a new job's parameters."""
-    return service.run_recommend(body)
+def recommend(body: RecommendBody, platform: PlatformDep) -> RecommendationRead:
+    """The fastest configuration that fits and the engine that runs it; `params` can be posted unchanged as a new
+    job's parameters with that engine."""
+    return platform.compute.recommend(body)
 
 
 @router.get("/gpus")
-def gpus() -> list[dict[str, Any]]:
-    return service.list_gpus()
+def gpus(platform: PlatformDep) -> list[GpuRead]:
+    return platform.compute.gpus()
 
 
 @router.get("/models")
-def models() -> list[dict[str, Any]]:
-    return service.list_models()
+def models(platform: PlatformDep) -> list[ModelPresetRead]:
+    return platform.compute.models()

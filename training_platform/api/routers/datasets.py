@@ -26,32 +26,19 @@ from training_platform.datasets.schemas import (
     field_assignments,
 )
 from training_platform.datasets.stats import DatasetStats
-from training_platform.db.tables import DatasetTask, RegisteredDataset
-from training_platform.platform import Platform
 
 router = APIRouter(prefix="/datasets", tags=["datasets"])
 
 
-def _read(dataset: RegisteredDataset) -> DatasetRead:
-    return DatasetRead.model_validate(dataset, from_attributes=True)
-
-
-def _task(platform: Platform, task: DatasetTask) -> AuditTaskRead:
-    read = AuditTaskRead.model_validate(task, from_attributes=True)
-    if found := platform.datasets.audit_findings(task):
-        read.findings, read.findings_total = found
-    return read
-
-
 @router.get("")
 def list_datasets(platform: PlatformDep, kind: DatasetKind | None = None) -> list[DatasetRead]:
-    return [_read(d) for d in platform.datasets.list_all(kind)]
+    return platform.datasets.list_all(kind)
 
 
 @router.post("", status_code=status.HTTP_201_CREATED)
 def register_dataset(body: DatasetRegister, platform: PlatformDep) -> DatasetRead:
     """Register a file or a directory already on the server's disk, where it is."""
-    return _read(platform.datasets.register(body))
+    return platform.datasets.register(body)
 
 
 @router.post("/upload", status_code=status.HTTP_201_CREATED)
@@ -81,7 +68,7 @@ async def upload_dataset(
     with platform.datasets.receive(filename) as staged:
         async for chunk in request.stream():
             await run_in_threadpool(staged.write, chunk)
-        return _read(await run_in_threadpool(platform.datasets.finish_upload, staged, upload))
+        return await run_in_threadpool(platform.datasets.finish_upload, staged, upload)
 
 
 @router.get("/reports/{report_id}")
@@ -93,13 +80,13 @@ def download_report(report_id: str, platform: PlatformDep) -> FileResponse:
 
 @router.get("/{dataset}")
 def get_dataset(dataset: str, platform: PlatformDep) -> DatasetRead:
-    return _read(platform.datasets.get(dataset))
+    return platform.datasets.get(dataset)
 
 
 @router.patch("/{dataset}")
 def update_dataset(dataset: str, body: DatasetUpdate, platform: PlatformDep) -> DatasetRead:
     """Field configuration: which columns are the prompt/response (loss) fields, which are labels."""
-    return _read(platform.datasets.update(dataset, body))
+    return platform.datasets.update(dataset, body)
 
 
 @router.delete("/{dataset}", status_code=status.HTTP_204_NO_CONTENT)
@@ -110,7 +97,7 @@ def delete_dataset(dataset: str, platform: PlatformDep) -> Response:
 
 @router.get("/{dataset}/versions")
 def dataset_versions(dataset: str, platform: PlatformDep) -> list[DatasetRead]:
-    return [_read(d) for d in platform.datasets.versions(dataset)]
+    return platform.datasets.versions(dataset)
 
 
 @router.get("/{dataset}/rows")
@@ -148,13 +135,13 @@ def dataset_stats(
 @router.post("/{dataset}/audit", status_code=status.HTTP_202_ACCEPTED)
 def start_audit(dataset: str, body: AuditOptions, platform: PlatformDep) -> TaskRead:
     """Runs in the background; follow it at /datasets/{dataset}/tasks/{task}."""
-    return TaskRead.model_validate(platform.datasets.start_audit(dataset, body), from_attributes=True)
+    return platform.datasets.start_audit(dataset, body)
 
 
 @router.post("/{dataset}/index", status_code=status.HTTP_202_ACCEPTED)
 def start_index(dataset: str, platform: PlatformDep) -> TaskRead:
     """Embed every prompt into the vector store (needed by search)."""
-    return TaskRead.model_validate(platform.datasets.start_index(dataset), from_attributes=True)
+    return platform.datasets.start_index(dataset)
 
 
 @router.get("/{dataset}/index")
@@ -170,19 +157,19 @@ def search(dataset: str, body: SearchRequest, platform: PlatformDep) -> list[Sea
 @router.post("/{dataset}/dedup", status_code=status.HTTP_202_ACCEPTED)
 def start_dedup(dataset: str, body: DedupRequest, platform: PlatformDep) -> TaskRead:
     """Keeps one row per duplicate group and writes the rest as a new version of the dataset."""
-    return TaskRead.model_validate(platform.datasets.start_dedup(dataset, body), from_attributes=True)
+    return platform.datasets.start_dedup(dataset, body)
 
 
 @router.post("/{dataset}/convert", status_code=status.HTTP_201_CREATED)
 def convert(dataset: str, body: ConvertRequest, platform: PlatformDep) -> list[DatasetRead]:
-    return [_read(d) for d in platform.datasets.convert(dataset, body)]
+    return platform.datasets.convert(dataset, body)
 
 
 @router.get("/{dataset}/tasks")
 def list_tasks(dataset: str, platform: PlatformDep) -> list[TaskRead]:
-    return [TaskRead.model_validate(t, from_attributes=True) for t in platform.datasets.list_tasks(dataset)]
+    return platform.datasets.list_tasks(dataset)
 
 
 @router.get("/{dataset}/tasks/{task}")
 def get_task(dataset: str, task: str, platform: PlatformDep) -> AuditTaskRead:
-    return _task(platform, platform.datasets.task(dataset, task))
+    return platform.datasets.task(dataset, task)

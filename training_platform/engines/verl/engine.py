@@ -1,8 +1,6 @@
 """Platform side of the verl engine: refusals, offline validation, files and command. Imports no verl."""
 
-import json
 import os
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -13,13 +11,20 @@ from training_platform.contract.run import LaunchSpec, RunSpec
 from training_platform.engines.base import Capabilities, CheckpointInfo, Engine
 from training_platform.engines.checkpoints import copy_model_directory
 from training_platform.engines.verl import checkpoints
-from training_platform.engines.verl.command import PLUGIN, Target, VerlFiles, command, environment, overrides
+from training_platform.engines.verl.command import (
+    Target,
+    VerlFiles,
+    command,
+    environment,
+    overrides,
+    verl_environment_variables,
+)
 from training_platform.engines.verl.data import convert
 from training_platform.engines.verl.environment import verl_environment
 from training_platform.engines.verl.rewards import write_reward_file
+from training_platform.engines.verl.validator import worker
 from training_platform.errors import FieldError, InvalidInputError
 
-VALIDATION_TIMEOUT_S = 120
 NO_ROLLOUT = (
     "verl's {algorithm} generates with a rollout engine (vLLM, SGLang or TRT-LLM) and none is installed in "
     "{python}; install vllm on a GPU machine, or the CPU profile (`make rl-env`, then "
@@ -28,19 +33,10 @@ NO_ROLLOUT = (
 
 
 def validate_command(argv: list[str]) -> list[dict[str, str]]:
-    """Problems of a verl command line ({override, message}), checked in a separate process of the verl
-    environment: verl's import costs seconds and memory the platform server should not pay."""
-    result = subprocess.run(
-        [verl_environment().python, "-m", "training_platform.engines.verl.validate", "--json", "--", *argv],
-        capture_output=True,
-        text=True,
-        timeout=VALIDATION_TIMEOUT_S,
-        env={**os.environ, "HF_HUB_OFFLINE": "1"},
-    )
-    try:
-        return json.loads(result.stdout.strip().splitlines()[-1])
-    except (IndexError, json.JSONDecodeError):
-        return [{"override": "command", "message": f"verl validation did not run: {result.stderr[-1000:]}"}]
+    """Problems of a verl command line ({override, message}), checked by verl in the verl environment, with the
+    plugin a job of this machine would run with."""
+    target = Target.detect()
+    return worker(target.python, tuple(sorted(verl_environment_variables(target).items()))).validate(argv)
 
 
 class VerlEngine(Engine):
@@ -113,8 +109,6 @@ class VerlEngine(Engine):
     def export(self, checkpoint: CheckpointInfo, target: Path, progress: ProgressCallback = ignore_progress) -> Path:
         if checkpoint.kind == "final":
             return copy_model_directory(checkpoint.path, target, progress)  # already a Hugging Face directory
-        env = {**os.environ, "VERL_USE_EXTERNAL_MODULES": PLUGIN, "HF_HUB_OFFLINE": "1"}
         verl_target = Target.detect()
-        if verl_target.cpu:
-            env["VERL_PLATFORM"] = "cpu"
+        env = {**os.environ, **verl_environment_variables(verl_target)}
         return checkpoints.export(checkpoint.path, target, verl_target.python, env, progress)

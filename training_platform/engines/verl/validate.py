@@ -7,7 +7,8 @@ does once running (advantage estimator, policy loss, rollout engine, logger back
 runs verl's own `validate_config` (batch-size divisibility and the like).
 
 `python -m training_platform.engines.verl.validate [--json] -- <command>` runs it in its own process: it
-imports verl (~5 s), which the platform server does not.
+imports verl (~8 s), which the platform server does not. With `--serve` the process answers one command per
+line of its input (validator.py keeps one such process for the platform).
 """
 
 import argparse
@@ -216,17 +217,38 @@ def _chat_template_check(key: str, model_path: str | None) -> list[Problem]:
     return []
 
 
+def _problems(command: list[str]) -> list[Problem]:
+    try:
+        with contextlib.redirect_stdout(sys.stderr):  # verl prints its own progress; stdout is the answer
+            return validate(command)
+    except CommandError as error:
+        return [Problem("command", str(error))]
+
+
+def serve() -> int:
+    """Answer each line of stdin (a command as a JSON list of arguments) with one line: its problems as JSON."""
+    for line in sys.stdin:
+        try:
+            command = json.loads(line)
+            if not isinstance(command, list) or not all(isinstance(arg, str) for arg in command):
+                raise ValueError("expected a JSON list of strings")
+            problems = _problems(command)
+        except ValueError as error:
+            problems = [Problem("command", f"not a command: {error}")]
+        print(json.dumps([asdict(p) for p in problems]), flush=True)
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m training_platform.engines.verl.validate")
     parser.add_argument("--json", action="store_true", help="print the problems as JSON")
+    parser.add_argument("--serve", action="store_true", help="answer one JSON command per line of stdin")
     parser.add_argument("command", nargs=argparse.REMAINDER, help="-- followed by a whole verl command line")
     args = parser.parse_args()
+    if args.serve:
+        return serve()
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
-    try:
-        with contextlib.redirect_stdout(sys.stderr):  # verl prints its own progress; stdout is the answer
-            problems = validate(command)
-    except CommandError as error:
-        problems = [Problem("command", str(error))]
+    problems = _problems(command)
     if args.json:
         print(json.dumps([asdict(p) for p in problems]))
     else:

@@ -4,21 +4,10 @@ import json
 import uuid
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field
-from sqlmodel import col, select
-
-from training_platform.db import Database
-from training_platform.db.lookup import get_by_name_or_id, name_taken
 from training_platform.db.tables import RegisteredModel
 from training_platform.errors import ConflictError, FieldError, InvalidInputError
-
-
-class ModelRegister(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    name: str = Field(min_length=1, max_length=200)
-    path: str = Field(min_length=1)
-    description: str = ""
+from training_platform.models.schemas import ModelRead, ModelRegister
+from training_platform.models.store import ModelStore
 
 
 def count_parameters(directory: Path) -> int | None:
@@ -54,33 +43,33 @@ def model_dir_problem(path: Path) -> str | None:
     return None
 
 
-class ModelRegistry:
-    def __init__(self, db: Database):
-        self.db = db
+class ModelService:
+    def __init__(self, store: ModelStore):
+        self.store = store
 
-    def register(self, request: ModelRegister) -> RegisteredModel:
+    def register(self, request: ModelRegister) -> ModelRead:
         path = Path(request.path).expanduser().resolve()
         if problem := model_dir_problem(path):
             raise InvalidInputError([FieldError("path", problem)])
         config = json.loads((path / "config.json").read_text(encoding="utf-8"))
-        with self.db.session() as session:
-            if name_taken(session, RegisteredModel, request.name):
-                raise ConflictError(f"a model named '{request.name}' is already registered")
-            model = RegisteredModel(
-                id=uuid.uuid4().hex,
-                name=request.name,
-                path=str(path),
-                architecture=str(config.get("model_type", "")),
-                num_parameters=count_parameters(path),
-                description=request.description,
-            )
-            session.add(model)
-            session.commit()
-            return model
+        if self.store.name_taken(request.name):
+            raise ConflictError(f"a model named '{request.name}' is already registered")
+        model = RegisteredModel(
+            id=uuid.uuid4().hex,
+            name=request.name,
+            path=str(path),
+            architecture=str(config.get("model_type", "")),
+            num_parameters=count_parameters(path),
+            description=request.description,
+        )
+        return _read(self.store.add(model))
 
-    def list_all(self) -> list[RegisteredModel]:
-        with self.db.session() as session:
-            return list(session.exec(select(RegisteredModel).order_by(col(RegisteredModel.name))))
+    def list_all(self) -> list[ModelRead]:
+        return [_read(model) for model in self.store.list_all()]
 
-    def get(self, name_or_id: str) -> RegisteredModel:
-        return get_by_name_or_id(self.db, RegisteredModel, name_or_id, "model")
+    def get(self, name_or_id: str) -> ModelRead:
+        return _read(self.store.find(name_or_id))
+
+
+def _read(model: RegisteredModel) -> ModelRead:
+    return ModelRead.model_validate(model, from_attributes=True)

@@ -1,0 +1,93 @@
+"""What the configurator's API accepts and returns."""
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from training_platform.compute.memory import EstimateRequest
+from training_platform.compute.recommend import RecommendRequest
+
+
+class EstimateBody(EstimateRequest):
+    model_config = ConfigDict(extra="forbid")
+
+    model: str = Field(description="Preset name (GET /compute/models) or a local model directory / config.json.")
+    gpu: str = Field(default="H100-80G", description="GPU name (GET /compute/gpus) or 'cpu'.")
+    reward_model: str | None = Field(default=None, description="PPO: the reward model (preset or path).")
+
+
+class RecommendBody(RecommendRequest):
+    model_config = ConfigDict(extra="forbid")
+
+    model: str
+    gpu: str = "H100-80G"
+    reward_model: str | None = None
+
+
+class ModelPresetRead(BaseModel):
+    name: str
+    vocab_size: int
+    hidden_size: int
+    intermediate_size: int
+    num_layers: int
+    num_heads: int
+    num_kv_heads: int
+    head_dim: int
+    tie_embeddings: bool
+    attention_bias: bool
+    num_parameters: int
+
+
+class GpuRead(BaseModel):
+    name: str
+    kind: str
+    memory_bytes: int
+    memory_gib: float
+    bandwidth_gbs: float
+    bf16_tflops: float
+    host_memory_bytes: int
+    note: str
+
+
+class TermRead(BaseModel):
+    key: str
+    category: str
+    bytes: int
+    formula: str
+    explanation: str
+
+
+class EstimateRead(BaseModel):
+    model: ModelPresetRead
+    gpu: GpuRead
+    per_gpu_bytes: dict[str, int]
+    per_gpu_gib: dict[str, float]
+    capacity_bytes: int
+    fits: bool
+    peak_phase: str
+    trainable_parameters: int
+    cpu_offload_bytes: int
+    terms: list[TermRead]
+    explanations: dict[str, str]
+    notes: list[str]
+    problems: list[str]
+
+
+class RecommendationRead(BaseModel):
+    """When it fits: the configuration, its estimate, the job's parameters and the engine that runs them; each
+    engine able to run them shows its own configuration (verl's overrides, TRL's arguments)."""
+
+    fits: bool
+    algorithm: str
+    global_batch: int
+    reasons: list[str]
+    suggestions: list[str]
+    engine: str | None = None
+    micro_batch: int | None = None
+    gradient_accumulation: int | None = None
+    step_seconds: float | None = None
+    configuration: EstimateRequest | None = None
+    estimate: EstimateRead | None = None
+    params: dict[str, Any] | None = None
+    verl_overrides: list[str] | None = None
+    trl_arguments: dict[str, Any] | None = None

@@ -1,0 +1,23 @@
+"""What the models API accepts and returns."""
+
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class ModelRegister(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=200)
+    path: str = Field(min_length=1)
+    description: str = ""
+
+
+class ModelRead(BaseModel):
+    id: str
+    name: str
+    path: str
+    architecture: str
+    num_parameters: int | None
+    description: str
+    created_at: datetime
