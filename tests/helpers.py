@@ -128,6 +128,18 @@ class ServerProcess:
 
         return wait_until(reached, timeout, interval=0.3, message=f"job {job_id} to become {'/'.join(statuses)}")
 
+    def export(self, job_id: str, checkpoint: str, timeout: float = 600) -> dict:
+        """Export a checkpoint (a background task) and wait for the task to end; the finished task."""
+        response = self.api.post(f"/jobs/{job_id}/checkpoints/{checkpoint}/export")
+        assert response.status_code == 202, response.text
+        task_id = response.json()["id"]
+
+        def ended():
+            task = self.api.get(f"/jobs/{job_id}/tasks/{task_id}").json()
+            return task if task["status"] in ("completed", "failed") else None
+
+        return wait_until(ended, timeout, interval=0.5, message=f"the export of {checkpoint}")
+
     def wait_for_step(self, job_id: str, step: int, timeout: float = 120) -> dict:
         def reached():
             job = self.job(job_id)

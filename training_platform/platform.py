@@ -56,7 +56,13 @@ class Platform:
             settings.job_stall_seconds,
         )
         jobs = JobService(store, supervisor, settings.jobs_dir, settings.dataset_error_limit, datasets.resolve)
-        metrics = MetricsService(MetricStore(db), jobs, settings.metrics_flush_records, settings.metrics_flush_seconds)
+        metrics = MetricsService(
+            MetricStore(db),
+            jobs,
+            settings.metrics_flush_records,
+            settings.metrics_flush_seconds,
+            settings.metrics_max_import_bytes,
+        )
         supervisor.listeners.append(metrics)
         return cls(
             settings=settings,
@@ -84,5 +90,5 @@ def _runners(settings: Settings) -> dict[str, Runner]:
     runners: dict[str, Runner] = {"local": LocalRunner()}
     if settings.ray_address:
         token = settings.ray_auth_token_file.read_text().strip() if settings.ray_auth_token_file else None
-        runners["ray"] = RayRunner(settings.ray_address, token)
+        runners["ray"] = RayRunner(settings.ray_address, token, settings.ray_patience_seconds)
     return runners

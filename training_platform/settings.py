@@ -30,6 +30,11 @@ class Settings(BaseSettings):
         default="", description="Ray dashboard URL for run mode `ray` (e.g. http://127.0.0.1:8265); empty disables it."
     )
     ray_auth_token_file: Path | None = Field(default=None, description="File holding the Ray cluster's auth token.")
+    ray_patience_seconds: float = Field(
+        default=300.0,
+        gt=0,
+        description="How long the Ray dashboard may stay unreachable before a job following it is failed.",
+    )
     verl_python: Path | None = Field(
         default=None,
         description="Interpreter of the environment verl jobs run in (e.g. .venv-rl/bin/python from "
@@ -47,6 +52,10 @@ class Settings(BaseSettings):
     )
     metrics_flush_records: int = Field(default=100, ge=1, description="Steps buffered before a metrics write.")
     metrics_flush_seconds: float = Field(default=30.0, gt=0, description="Oldest buffered step's age before a write.")
+    metrics_max_import_bytes: int = Field(default=4 * 2**30, ge=1, description="Largest metrics file accepted.")
+    demo: bool = Field(
+        default=False, description="Create and register the offline demo model, datasets and job at start."
+    )
 
     @model_validator(mode="after")
     def _resolve_paths(self) -> "Settings":

@@ -26,6 +26,7 @@ export const TRAINING_FIELDS = [
   'weight_decay',
   'max_grad_norm',
   'precision',
+  'cpu_offload',
   'seed',
   'gradient_checkpointing',
 ]

@@ -111,7 +111,7 @@ def train(home: str, verl_python: str, model: str, data: str, algorithm: str, re
         )
         series = server.api.get(f"/monitoring/{job_id}/metrics", params={"keys": wanted}).json()["series"]
         final = f"global_step_{status['current_step']}"
-        export = server.api.post(f"/jobs/{job_id}/checkpoints/{final}/export", timeout=600)
+        export = server.export(job_id, final)
         return {
             "pause_status_code": pause.status_code,
             "paused": paused,
@@ -121,7 +121,7 @@ def train(home: str, verl_python: str, model: str, data: str, algorithm: str, re
             "status": status,
             "keys": keys,
             "series": {s["key"]: dict(zip(s["steps"], s["values"], strict=True)) for s in series},
-            "export": {"status_code": export.status_code, "body": export.json()},
+            "export": export,
             "events": [e["message"] for e in server.api.get(f"/jobs/{job_id}/events").json()],
             "first_attempt_s": round(first_attempt_s, 1),
             "wall_s": round(time.monotonic() - began, 1),

@@ -55,11 +55,11 @@ def test_verl_sft_trains_streams_pauses_resumes_and_exports(server, demo_assets)
     assert loss["steps"] == list(range(1, 41))  # continuous across the pause, though verl rewrote its file
     assert loss["values"][-1] < loss["values"][0]
 
-    exported = server.api.post(f"/jobs/{job['id']}/checkpoints/global_step_40/export")
-    assert exported.status_code == 200, exported.text
+    exported = server.export(job["id"], "global_step_40")
+    assert exported["status"] == "completed" and exported["progress"] == 1.0, exported
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    path = exported.json()["path"]
+    path = exported["result"]["path"]
     model, tokenizer = AutoModelForCausalLM.from_pretrained(path), AutoTokenizer.from_pretrained(path)
     prompt = tokenizer.apply_chat_template(
         [{"role": "user", "content": "What is 3 plus 4?"}],

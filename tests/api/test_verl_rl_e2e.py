@@ -80,8 +80,8 @@ def assert_trained_paused_resumed_and_exported(run: dict, demo_assets: dict) -> 
     assert max(series["training/rollout_probs_diff_max"].values()) < 1e-2
     assert abs(series["entropy"]["3"] - series["entropy"]["1"]) > 1e-4
 
-    assert run["export"]["status_code"] == 200, run["export"]
-    exported = Path(run["export"]["body"]["path"])
+    assert run["export"]["status"] == "completed", run["export"]
+    exported = Path(run["export"]["result"]["path"])
     trained = load_file(exported / "model.safetensors")
     base = load_file(Path(demo_assets["model"]) / "model.safetensors")
     name = next(key for key in base if key.endswith("mlp.down_proj.weight"))
@@ -108,7 +108,7 @@ def test_verl_ppo_with_a_critic_on_cpu_trains_pauses_at_a_checkpoint_resumes_and
     for key in ("value_loss", "critic_grad_norm", "reward_mean"):
         assert sorted(series[key]) == ["1", "2", "3"], (key, series[key])
     assert all(value > 0 for value in series["critic_grad_norm"].values())
-    assert "global_step_3" in run["export"]["body"]["path"]
+    assert "global_step_3" in run["export"]["result"]["path"]
 
 
 NEVER_ANSWERS = '''import threading

@@ -1,5 +1,8 @@
 """`tplat` against a real server: the demo, a followed job with progress, and clear errors."""
 
+import json
+from pathlib import Path
+
 import pytest
 
 from tests.helpers import ServerProcess, free_port
@@ -28,10 +31,12 @@ def test_followed_logs_print_only_new_lines():
 @pytest.fixture(scope="module")
 def cli_server(tmp_path_factory):
     server = ServerProcess(home=tmp_path_factory.mktemp("cli_home"))
+    server.start()
     demo = server.cli("demo")
     assert demo.returncode == 0, demo.stderr
     assert "created job demo-sft" in demo.stdout
-    server.start()
+    again = server.cli("demo")  # idempotent: what is there is kept
+    assert again.returncode == 0 and "created" not in again.stdout
     yield server
     server.shutdown()
 
@@ -47,6 +52,28 @@ def test_demo_job_runs_with_live_progress(cli_server):
     assert "checkpoint-200" in checkpoints and "final" in checkpoints
     logs = cli_server.cli("jobs", "logs", "demo-sft", "--lines", "3").stdout
     assert "train_runtime" in logs
+    exported = cli_server.cli("jobs", "export", "demo-sft", "checkpoint-200")
+    assert exported.returncode == 0, exported.stderr
+    path = exported.stdout.strip().rsplit(" ", 1)[-1]
+    assert path.endswith("exports/checkpoint-200") and (Path(path) / "model.safetensors").is_file()
+    tasks = cli_server.cli("jobs", "tasks", "demo-sft").stdout
+    assert "export" in tasks and "completed" in tasks and "100%" in tasks
+    metrics = cli_server.home / "demo-metrics.csv"
+    assert cli_server.cli("metrics", "export", "demo-sft", "--output", str(metrics)).returncode == 0
+    header, *steps = metrics.read_text().splitlines()
+    assert '"loss"' in header.split(",") and len(steps) == 200
+
+
+def test_models_are_registered_listed_and_shown(cli_server, demo_assets):
+    registered = cli_server.cli("models", "register", "--name", "my-model", "--path", str(demo_assets["model"]))
+    assert registered.returncode == 0, registered.stderr
+    assert "registered model my-model" in registered.stdout
+    listing = cli_server.cli("models", "list").stdout
+    assert "my-model" in listing and "demo-tiny-qwen2" in listing and "qwen2" in listing
+    shown = json.loads(cli_server.cli("models", "show", "my-model").stdout)
+    assert shown["path"] == str(demo_assets["model"]) and shown["num_parameters"] > 0
+    taken = cli_server.cli("models", "register", "--name", "my-model", "--path", str(demo_assets["model"]))
+    assert taken.returncode == 1 and "already registered" in taken.stderr
 
 
 @pytest.mark.slow

@@ -45,4 +45,8 @@ def test_upload_list_audit_stats_and_dedup(server, tmp_path):
     assert "removed 1 rows in 1 groups: new version my-data-dedup" in deduped.stdout
     shown = json.loads(server.cli("datasets", "show", "my-data-dedup").stdout)
     assert shown["num_rows"] == 24 and [v["name"] for v in shown["versions"]] == ["my-data", "my-data-dedup"]
+    versions = json.loads(server.cli("datasets", "versions", "my-data", "--json").stdout)
+    assert [(v["version"], v["name"]) for v in versions] == [(1, "my-data"), (2, "my-data-dedup")]
+    tasks = server.cli("datasets", "tasks", "my-data").stdout
+    assert "audit" in tasks and "dedup" in tasks and "completed" in tasks
     assert server.cli("datasets", "stats", "nope").returncode == 1

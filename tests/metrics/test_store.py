@@ -4,6 +4,7 @@ import math
 import random
 
 import pytest
+from sqlalchemy.exc import DBAPIError
 
 from training_platform.metrics.reader import Cursor
 from training_platform.metrics.store import ROLLUP_STEPS, MetricStore
@@ -83,3 +84,15 @@ def test_cursor_and_anomalies_are_written_with_the_values(store, job_id):
     assert store.load_cursor(job_id, "/other") is None
     [anomaly] = store.anomalies(job_id)
     assert (anomaly.step, anomaly.kind, anomaly.message) == (3, "non_finite_loss", "loss is nan")
+
+
+def test_a_write_that_rolls_back_leaves_no_series_behind_for_later_writes(platform, store, job_id):
+    other_job = platform.jobs.get_or_create_external("store-test-other", source="test").id
+    # A step beyond a 64-bit integer fails after the new series was made (SQLite's driver, PostgreSQL's server).
+    with pytest.raises((OverflowError, DBAPIError)):
+        store.write_batch(job_id, {2**64: {"reward_mean": 1.0}})
+    # The rolled-back series' id is free again: another job's new series may get it.
+    store.write_batch(other_job, {1: {"throughput": 7.0}})
+    store.write_batch(job_id, {3: {"reward_mean": 0.5}})
+    assert values_of(store, job_id, "reward_mean")[0] == [(3, 0.5)]
+    assert values_of(store, other_job, "throughput")[0] == [(1, 7.0)]

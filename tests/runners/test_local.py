@@ -5,12 +5,13 @@ import signal
 import sys
 import threading
 import time
+from pathlib import Path
 
 import psutil
 
 from tests.helpers import session_members, wait_until
 from training_platform.contract.run import LaunchSpec
-from training_platform.runners.base import ExitInfo, ProcessHandle
+from training_platform.runners.base import ExitInfo, OutputFiles, ProcessHandle
 from training_platform.runners.local import LocalRunner
 
 
@@ -18,8 +19,15 @@ def python(code: str, tmp_path) -> LaunchSpec:
     return LaunchSpec(argv=[sys.executable, "-c", code], cwd=tmp_path, env={"RUNNER_TEST": "1"})
 
 
+UNUSED_OUTPUT = OutputFiles(Path(os.devnull), Path(os.devnull))
+
+
+def output(tmp_path) -> OutputFiles:
+    return OutputFiles(tmp_path / "logs" / "out.log", tmp_path / "logs" / "err.log")
+
+
 def start(runner, spec, tmp_path) -> ProcessHandle:
-    return runner.start(spec, tmp_path / "logs" / "out.log", tmp_path / "logs" / "err.log")
+    return runner.start(spec, output(tmp_path))
 
 
 def exit_waiter(runner, handle):
@@ -30,7 +38,7 @@ def exit_waiter(runner, handle):
         result.append(info)
         done.set()
 
-    runner.watch(handle, on_exit)
+    runner.watch(handle, UNUSED_OUTPUT, on_exit)  # the local runner's child writes its files itself
     return lambda: (done.wait(30), result[0])[1]
 
 

@@ -8,8 +8,19 @@ from fastapi import FastAPI
 
 from training_platform import __version__
 from training_platform.api.errors import install_error_handlers
-from training_platform.api.routers import algorithms, compute, datasets, engines, jobs, models, monitoring, system
+from training_platform.api.routers import (
+    algorithms,
+    compute,
+    datasets,
+    demo,
+    engines,
+    jobs,
+    models,
+    monitoring,
+    system,
+)
 from training_platform.api.web import install_web
+from training_platform.demo.install import install_demo
 from training_platform.platform import Platform
 from training_platform.settings import Settings, get_settings
 
@@ -24,9 +35,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI):
         platform = Platform.open(settings)
         platform.metrics.hub.bind(asyncio.get_running_loop())
-        platform.jobs.recover()
+        # In a thread: settling a job whose process ended meanwhile stores its metrics through this loop.
+        await asyncio.to_thread(platform.jobs.recover)
         platform.supervisor.start_stall_watch()
         platform.datasets.recover()
+        if settings.demo:
+            install_demo(platform)
         app.state.platform = platform
         log.info("platform ready: home %s, database %s", settings.home, platform.db.engine.url.get_backend_name())
         yield
@@ -53,6 +67,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         models.router,
         datasets.router,
         engines.router,
+        demo.router,
     ):
         app.include_router(router, prefix=API_PREFIX)
     install_web(app, API_PREFIX)

@@ -14,7 +14,8 @@ class ApiClient:
         self.base_url = base_url.rstrip("/")
         self._http = httpx.Client(base_url=f"{self.base_url}/api/v1", timeout=timeout)
 
-    def request(self, method: str, path: str, **kwargs: Any) -> Any:
+    def request(self, method: str, path: str, raw: bool = False, **kwargs: Any) -> Any:
+        """The response's JSON (or text; its bytes with `raw`); an error is printed and ends the command."""
         try:
             response = self._http.request(method, path, **kwargs)
         except httpx.TransportError:
@@ -37,6 +38,8 @@ class ApiClient:
             raise typer.Exit(1)
         if response.status_code == 204:
             return None
+        if raw:
+            return response.content
         if response.headers.get("content-type", "").startswith("application/json"):
             return response.json()
         return response.text

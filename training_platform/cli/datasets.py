@@ -6,39 +6,26 @@ Everything goes through the API, except `audit FILE`, which checks a local file 
 import json
 import re
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeElapsedColumn, TransferSpeedColumn
 from rich.table import Table
 
-from training_platform.cli.client import ApiClient
+from training_platform.cli.common import JsonOpt, client, console, err_console, follow_task, print_json
 from training_platform.errors import field_errors_from_pydantic
 from training_platform.settings import get_settings
 
 app = typer.Typer(help="Upload, audit, analyse, search and deduplicate datasets.", no_args_is_help=True)
-console = Console(soft_wrap=True)  # messages stay on one line for scripts; tables lay themselves out
-err_console = Console(stderr=True)
 DatasetArg = Annotated[str, typer.Argument(help="Dataset name or id.")]
 KindOpt = Annotated[str, typer.Option("--algorithm", "-a", help="sft, dpo, grpo, gspo, ppo or eval.")]
 FieldOpt = Annotated[
     list[str], typer.Option("--field", help="Field mapping FIELD=COLUMN (e.g. prompt=question); repeatable.")
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 _CHUNK = 1 << 20
-
-
-def _client() -> ApiClient:
-    return ApiClient(get_settings().url)
-
-
-def _print_json(data: Any) -> None:
-    typer.echo(json.dumps(data, indent=1, ensure_ascii=False))
 
 
 def _file_chunks(path: Path, progress: Progress, task) -> Iterator[bytes]:
@@ -71,9 +58,8 @@ def upload(
     columns = [TextColumn("uploading {task.description}"), BarColumn(), DownloadColumn(), TransferSpeedColumn()]
     with Progress(*columns, console=err_console, transient=True) as progress:
         task = progress.add_task(file.name, total=file.stat().st_size)
-        dataset = ApiClient(get_settings().url, timeout=None).post(
-            "/datasets/upload", params=params, content=_file_chunks(file, progress, task)
-        )
+        chunks = _file_chunks(file, progress, task)
+        dataset = client().post("/datasets/upload", params=params, content=chunks, timeout=None)
     console.print(
         f"registered dataset [bold]{dataset['name']}[/bold] ({dataset['id']}): {dataset['kind']}, "
         f"{dataset['num_rows']} rows, {dataset['num_invalid']} invalid"
@@ -102,15 +88,15 @@ def register(
         "label_fields": label,
         "allow_invalid_rows": allow_invalid_rows,
     }
-    dataset = _client().post("/datasets", json=body)
+    dataset = client().post("/datasets", json=body)
     console.print(f"registered dataset [bold]{dataset['name']}[/bold] ({dataset['id']}): {dataset['num_rows']} rows")
 
 
 @app.command("list")
 def list_datasets(as_json: JsonOpt = False) -> None:
-    datasets = _client().get("/datasets")
+    datasets = client().get("/datasets")
     if as_json:
-        _print_json(datasets)
+        print_json(datasets)
         return
     table = Table("name", "kind", "rows", "invalid", "format", "version", "source", "id")
     for d in datasets:
@@ -124,8 +110,8 @@ def list_datasets(as_json: JsonOpt = False) -> None:
 @app.command()
 def show(dataset: DatasetArg) -> None:
     """Everything about one dataset, with its versions."""
-    client = _client()
-    _print_json({**client.get(f"/datasets/{dataset}"), "versions": client.get(f"/datasets/{dataset}/versions")})
+    api = client()
+    print_json({**api.get(f"/datasets/{dataset}"), "versions": api.get(f"/datasets/{dataset}/versions")})
 
 
 @app.command()
@@ -142,7 +128,7 @@ def fields(
         body["field_mapping"] = field_assignments(field)
     if label:
         body["label_fields"] = label
-    updated = _client().request("PATCH", f"/datasets/{dataset}", json=body)
+    updated = client().request("PATCH", f"/datasets/{dataset}", json=body)
     console.print(f"fields {json.dumps(updated['field_mapping'])}, labels {json.dumps(updated['label_fields'])}")
 
 
@@ -152,7 +138,7 @@ def rows(
     offset: Annotated[int, typer.Option(help="Rows to skip.")] = 0,
     limit: Annotated[int, typer.Option(help="Rows to show.")] = 10,
 ) -> None:
-    _print_json(_client().get(f"/datasets/{dataset}/rows", params={"offset": offset, "limit": limit}))
+    print_json(client().get(f"/datasets/{dataset}/rows", params={"offset": offset, "limit": limit}))
 
 
 @app.command()
@@ -164,7 +150,7 @@ def preview(
 ) -> None:
     """The row as the model sees it; the tokens that carry the loss are shown in green."""
     params = {"tokenizer": tokenizer, **({"max_length": max_length} if max_length else {})}
-    found = _client().get(f"/datasets/{dataset}/rows/{row}/preview", params=params)
+    found = client().get(f"/datasets/{dataset}/rows/{row}/preview", params=params)
     for sequence in found["sequences"]:
         console.print(f"[bold]{sequence['name']}[/bold]: {sequence['loss_tokens']} of {sequence['num_tokens']} tokens")
         text = "".join(
@@ -183,9 +169,9 @@ def stats(
 ) -> None:
     """Null rates, label distributions and token-length histograms."""
     params = {"bins": bins, **({"tokenizer": tokenizer} if tokenizer else {})}
-    found = _client().get(f"/datasets/{dataset}/stats", params=params)
+    found = client().get(f"/datasets/{dataset}/stats", params=params)
     if as_json:
-        _print_json(found)
+        print_json(found)
         return
     console.print(f"{found['num_rows']} rows, tokens counted by: {found['tokenizer']}")
     columns = Table("column", "type", "nulls", "null rate", "blank")
@@ -206,19 +192,34 @@ def stats(
 
 
 def _wait(dataset: str, task: dict, what: str) -> dict:
-    """Follow a background task with a progress bar until it ends; exits 1 if it failed."""
-    client = _client()
-    columns = [TextColumn(f"{what} {{task.description}}"), BarColumn(), TextColumn("{task.percentage:>3.0f}%")]
-    with Progress(*columns, TimeElapsedColumn(), console=err_console, transient=True) as progress:
-        bar = progress.add_task(task["message"], total=1.0)
-        while task["status"] in ("queued", "running"):
-            time.sleep(0.3)
-            task = client.get(f"/datasets/{dataset}/tasks/{task['id']}")
-            progress.update(bar, completed=task["progress"], description=task["message"])
-    if task["status"] == "failed":
-        err_console.print(f"[red]{what} failed[/red]: {task['error']}")
-        raise typer.Exit(1)
-    return task
+    return follow_task(f"/datasets/{dataset}/tasks/{task['id']}", task, what)
+
+
+@app.command()
+def versions(dataset: DatasetArg, as_json: JsonOpt = False) -> None:
+    """Every version of the dataset's lineage (the original, deduplicated and converted copies)."""
+    found = client().get(f"/datasets/{dataset}/versions")
+    if as_json:
+        print_json(found)
+        return
+    table = Table("version", "name", "rows", "derivation", "parent")
+    for item in found:
+        table.add_row(
+            str(item["version"]), item["name"], str(item["num_rows"]), item["derivation"], item["parent_id"] or ""
+        )
+    console.print(table)
+
+
+@app.command()
+def tasks(dataset: DatasetArg) -> None:
+    """The dataset's background tasks (audits, indexes, deduplications), newest first."""
+    table = Table("id", "kind", "status", "progress", "message", "created")
+    for task in client().get(f"/datasets/{dataset}/tasks"):
+        message = task["error"] or task["message"]
+        table.add_row(
+            task["id"][:12], task["kind"], task["status"], f"{task['progress']:.0%}", message, task["created_at"][:19]
+        )
+    console.print(table)
 
 
 @app.command()
@@ -256,13 +257,13 @@ def audit(
             raise typer.BadParameter("auditing a file needs its kind", param_hint="--algorithm")
         report = _audit_file(path, algorithm, field, options)
     else:
-        client = _client()
+        api = client()
         task = _wait(
-            file_or_dataset, client.post(f"/datasets/{file_or_dataset}/audit", json=options.model_dump()), "audit"
+            file_or_dataset, api.post(f"/datasets/{file_or_dataset}/audit", json=options.model_dump()), "audit"
         )
-        report = client.get(f"/datasets/reports/{task['result']['report']}")
+        report = api.get(f"/datasets/reports/{task['result']['report']}")
     if as_json:
-        _print_json(report)
+        print_json(report)
         return
     _print_findings(report)
 
@@ -322,7 +323,7 @@ def _print_findings(report: dict) -> None:
 @app.command()
 def index(dataset: DatasetArg) -> None:
     """Embed every prompt into the vector store (search needs it)."""
-    task = _wait(dataset, _client().post(f"/datasets/{dataset}/index"), "indexing")
+    task = _wait(dataset, client().post(f"/datasets/{dataset}/index"), "indexing")
     console.print(f"indexed {task['result']['rows']} prompts with {task['result']['model']}")
 
 
@@ -334,12 +335,12 @@ def search(
     as_json: JsonOpt = False,
 ) -> None:
     """Rows whose prompt means what the query means (builds the vector index first if needed)."""
-    client = _client()
-    if not client.get(f"/datasets/{dataset}/index")["ready"]:
-        _wait(dataset, client.post(f"/datasets/{dataset}/index"), "indexing")
-    hits = client.post(f"/datasets/{dataset}/search", json={"query": query, "top_k": top_k})
+    api = client()
+    if not api.get(f"/datasets/{dataset}/index")["ready"]:
+        _wait(dataset, api.post(f"/datasets/{dataset}/index"), "indexing")
+    hits = api.post(f"/datasets/{dataset}/search", json={"query": query, "top_k": top_k})
     if as_json:
-        _print_json(hits)
+        print_json(hits)
         return
     table = Table("row", "score", "prompt")
     for hit in hits:
@@ -356,7 +357,7 @@ def dedup(
 ) -> None:
     """Keep one row per duplicate group, as a new version of the dataset."""
     body = {"method": method, "threshold": threshold, "name": name}
-    result = _wait(dataset, _client().post(f"/datasets/{dataset}/dedup", json=body), "dedup")["result"]
+    result = _wait(dataset, client().post(f"/datasets/{dataset}/dedup", json=body), "dedup")["result"]
     if result["dataset"] is None:
         console.print("no duplicates found; no new version")
         return
@@ -374,7 +375,7 @@ def convert(
 ) -> None:
     """Write the Parquet layout the TRL engine reads (platform field names, valid rows only) as new versions."""
     body = {"format": "trl", "validation_fraction": validation_fraction, "seed": seed, "name": name}
-    for created in _client().post(f"/datasets/{dataset}/convert", json=body):
+    for created in client().post(f"/datasets/{dataset}/convert", json=body):
         console.print(
             f"created [bold]{created['name']}[/bold]: {created['num_rows']} rows, version {created['version']}"
         )
@@ -383,5 +384,5 @@ def convert(
 @app.command()
 def delete(dataset: DatasetArg) -> None:
     """Forget the dataset; files the platform stored (uploads, versions) are deleted with it."""
-    _client().delete(f"/datasets/{dataset}")
+    client().delete(f"/datasets/{dataset}")
     console.print(f"deleted dataset {dataset}")

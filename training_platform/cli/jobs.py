@@ -6,21 +6,16 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from training_platform.cli.client import ApiClient
-from training_platform.settings import get_settings
+from training_platform.cli.common import client as _client
+from training_platform.cli.common import console, follow_task, model_options
+from training_platform.jobs.schemas import JobCreate
 
 app = typer.Typer(help="Create, control and follow training jobs.", no_args_is_help=True)
-console = Console()
 JobArg = Annotated[str, typer.Argument(help="Job name or id.")]
 FollowOpt = Annotated[bool, typer.Option("--follow", "-f", help="Show live progress until the job stops running.")]
-
-
-def _client() -> ApiClient:
-    return ApiClient(get_settings().url)
 
 
 def parse_param(assignment: str) -> tuple[list[str], Any]:
@@ -53,33 +48,28 @@ def _local_path(path: str) -> str:
 
 
 @app.command()
+@model_options(
+    JobCreate,
+    exclude=("params",),  # given as --param KEY=VALUE and --params-file
+    flags={"model_path": "--model", "dataset_paths": "--dataset", "eval_dataset_path": "--eval-dataset"},
+)
 def create(
-    name: Annotated[str, typer.Option(help="Unique job name.")],
-    algorithm: Annotated[str, typer.Option(help="sft, dpo, grpo, gspo or ppo.")],
-    model: Annotated[str, typer.Option(help="Base model directory (Hugging Face format).")],
-    dataset: Annotated[list[str], typer.Option(help="Training data file; repeat for several.")],
-    eval_dataset: Annotated[str | None, typer.Option(help="Evaluation data file.")] = None,
-    engine: Annotated[str, typer.Option(help="Training engine.")] = "trl",
+    body: dict[str, Any],
     param: Annotated[
         list[str], typer.Option("--param", "-p", help="KEY=VALUE, e.g. learning_rate=1e-5 lora.rank=8.")
     ] = [],  # noqa: B006
     params_file: Annotated[Path | None, typer.Option(help="JSON file of parameters (--param overrides it).")] = None,
-    start: Annotated[bool, typer.Option(help="Start the job right away.")] = False,
     follow: FollowOpt = False,
 ) -> None:
-    body = {
-        "name": name,
-        "algorithm": algorithm,
-        "engine": engine,
-        "model_path": _local_path(model),
-        "dataset_paths": [_local_path(d) for d in dataset],
-        "eval_dataset_path": _local_path(eval_dataset) if eval_dataset else None,
-        "params": build_params(params_file, param),
-        "start": start,
-    }
+    """Create a job (the options are POST /api/v1/jobs's fields)."""
+    body["model_path"] = _local_path(body["model_path"])
+    body["dataset_paths"] = [_local_path(path) for path in body["dataset_paths"]]
+    if body.get("eval_dataset_path"):
+        body["eval_dataset_path"] = _local_path(body["eval_dataset_path"])
+    body["params"] = build_params(params_file, param)
     job = _client().post("/jobs", json=body)
     console.print(f"created job [bold]{job['name']}[/bold] ({job['id']}), status {job['status']}")
-    if follow and start:
+    if follow and body.get("start"):
         _follow(job["id"])
 
 
@@ -203,6 +193,29 @@ def checkpoints(job: JobArg) -> None:
             "yes" if item["complete"] else "NO",
             f"{item['size_bytes'] / 1e6:.1f}",
             item["path"],
+        )
+    console.print(table)
+
+
+@app.command()
+def export(
+    job: JobArg,
+    checkpoint: Annotated[str, typer.Argument(help="Checkpoint name (see `tplat jobs checkpoints`).")],
+) -> None:
+    """Write a checkpoint as a Hugging Face model directory on the server, with a progress bar."""
+    task = _client().post(f"/jobs/{job}/checkpoints/{checkpoint}/export")
+    task = follow_task(f"/jobs/{job}/tasks/{task['id']}", task, f"export of {checkpoint}")
+    console.print(f"exported {checkpoint} to {task['result']['path']}")
+
+
+@app.command()
+def tasks(job: JobArg) -> None:
+    """The job's background tasks (checkpoint exports), newest first."""
+    table = Table("id", "kind", "status", "progress", "message", "created")
+    for task in _client().get(f"/jobs/{job}/tasks"):
+        message = task["error"] or task["message"]
+        table.add_row(
+            task["id"][:12], task["kind"], task["status"], f"{task['progress']:.0%}", message, task["created_at"][:19]
         )
     console.print(table)
 

@@ -1,68 +1,84 @@
-"""`tplat metrics ...`: import metrics files (also of runs the platform did not launch) and inspect them."""
+"""`tplat metrics ...`: import metrics files (also of runs the platform did not launch), inspect and export them."""
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TransferSpeedColumn
 from rich.table import Table
 
-from training_platform.cli.client import ApiClient
-from training_platform.errors import PlatformError
-from training_platform.settings import get_settings
+from training_platform.cli.common import client, console, err_console
 
-app = typer.Typer(help="Import and inspect training metrics.", no_args_is_help=True)
-console = Console()
-err_console = Console(stderr=True)
+app = typer.Typer(help="Import, inspect and export training metrics.", no_args_is_help=True)
+JobArg = Annotated[str, typer.Argument(help="Job name or id.")]
+_CHUNK = 1 << 20
+
+
+def _chunks(path: Path, progress: Progress, task) -> Iterator[bytes]:
+    with open(path, "rb") as handle:
+        while chunk := handle.read(_CHUNK):
+            progress.update(task, advance=len(chunk))
+            yield chunk
 
 
 @app.command()
 def ingest(
-    file: Annotated[Path, typer.Argument(help="A metrics file: the platform's JSON lines or verl's file logger.")],
+    file: Annotated[
+        Path,
+        typer.Argument(help="A metrics file: the platform's JSON lines or verl's file logger.", exists=True),
+    ],
     job: Annotated[str, typer.Option(help="Job name or id; an unknown name creates an external job.")],
 ) -> None:
-    """Read a metrics file into the database. Running it again imports only what is new (or rewritten)."""
-    from training_platform.platform import Platform
-
-    platform = Platform.open(get_settings())
-    try:
-        size = file.stat().st_size if file.is_file() else 0
-        columns = [TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TransferSpeedColumn()]
-        with Progress(*columns, console=console, transient=True) as progress:
-            task = progress.add_task(f"ingesting {file.name}", total=size)
-            found, report = platform.metrics.import_file(
-                file, job, progress=lambda offset: progress.update(task, completed=offset)
-            )
-    except PlatformError as error:
-        err_console.print(f"[red]error[/red]: {error}")
-        raise typer.Exit(1) from None
-    finally:
-        platform.close()
+    """Send a metrics file to the platform. Sending it again imports only what is new (or rewritten)."""
+    columns = [TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TransferSpeedColumn()]
+    with Progress(*columns, console=err_console, transient=True) as progress:
+        task = progress.add_task(f"sending {file.name}", total=file.stat().st_size)
+        report = client().post(
+            f"/monitoring/{job}/metrics/import",
+            params={"filename": file.name},
+            content=_chunks(file, progress, task),
+            timeout=None,
+        )
     console.print(
-        f"job [bold]{found.name}[/bold] ({found.id}): {report.records} step records, {report.values} values "
-        f"from {report.bytes_read} new bytes" + (f"; file was rewritten {report.rewrites}x" if report.rewrites else ""),
-        soft_wrap=True,
+        f"job [bold]{report['job_name']}[/bold] ({report['job_id']}): {report['records']} step records, "
+        f"{report['values']} values from {report['bytes_read']} new bytes"
+        + (f"; file was rewritten {report['rewrites']}x" if report["rewrites"] else "")
     )
-    for line in report.malformed:
-        err_console.print(f"[yellow]line {line.line_number}[/yellow]: {line.reason}", soft_wrap=True)
-    if report.malformed:
-        err_console.print(f"{len(report.malformed)} malformed lines skipped")
+    _print_malformed(report)
+
+
+def _print_malformed(report: dict) -> None:
+    for line in report["malformed"]:
+        err_console.print(f"[yellow]line {line['line_number']}[/yellow]: {line['reason']}", soft_wrap=True)
+    if report["malformed"]:
+        err_console.print(f"{len(report['malformed'])} malformed lines skipped")
 
 
 @app.command()
-def keys(job: Annotated[str, typer.Argument(help="Job name or id.")]) -> None:
+def keys(job: JobArg) -> None:
     """The metric keys a job has, with how many steps each covers."""
     table = Table("key", "points", "first step", "last step")
-    for item in ApiClient(get_settings().url).get(f"/monitoring/{job}/metrics/keys"):
+    for item in client().get(f"/monitoring/{job}/metrics/keys"):
         table.add_row(item["key"], str(item["points"]), str(item["first_step"]), str(item["last_step"]))
     console.print(table)
 
 
 @app.command()
-def sync(job: Annotated[str, typer.Argument(help="Job name or id.")]) -> None:
+def sync(job: JobArg) -> None:
     """Ask the server to ingest now what the job's metrics file holds."""
-    report = ApiClient(get_settings().url).post(f"/monitoring/{job}/metrics/sync")
+    report = client().post(f"/monitoring/{job}/metrics/sync")
     console.print(f"{report['records']} step records, {report['values']} values, {report['bytes_read']} bytes")
-    for line in report["malformed"]:
-        err_console.print(f"[yellow]line {line['line_number']}[/yellow]: {line['reason']}")
+    _print_malformed(report)
+
+
+@app.command()
+def export(
+    job: JobArg,
+    output: Annotated[Path, typer.Option("--output", "-o", help="File to write.")],
+    file_format: Annotated[Literal["csv", "parquet"], typer.Option("--format")] = "csv",
+) -> None:
+    """All of a job's metrics, one row per step and one column per key."""
+    content = client().get(f"/monitoring/{job}/metrics/export", params={"format": file_format}, raw=True)
+    output.write_bytes(content)
+    console.print(f"wrote {len(content)} bytes to {output}")

@@ -1,8 +1,11 @@
-"""`tplat verl validate -- <verl command>`: check a hand-written verl command offline (exit 0 valid, 1 not)."""
+"""`tplat verl validate -- <verl command>`: check a hand-written verl command against verl's own configs, on the
+server's verl environment (exit 0 valid, 1 not)."""
 
 from typing import Annotated
 
 import typer
+
+from training_platform.cli.common import client
 
 app = typer.Typer(help="verl tools.", no_args_is_help=True)
 
@@ -12,15 +15,9 @@ def validate(
     command: Annotated[list[str], typer.Argument(help="The whole verl command line, after --.")],
 ) -> None:
     """Compose the command's overrides against verl's configs and run verl's own checks; one line per problem."""
-    from training_platform.engines.verl.validate import CommandError, validate
-
-    try:
-        problems = validate(command)
-    except CommandError as error:
-        typer.echo(f"command: {error}", err=True)
-        raise typer.Exit(1) from None
-    for problem in problems:
-        typer.echo(str(problem), err=True)
-    if problems:
+    result = client().post("/engines/verl/validate", json={"command": command}, timeout=300)
+    for problem in result["problems"]:
+        typer.echo(f"{problem['override']}: {problem['message']}", err=True)
+    if not result["valid"]:
         raise typer.Exit(1)
     typer.echo("valid")

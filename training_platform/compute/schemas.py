@@ -8,7 +8,9 @@ from training_platform.compute.memory import EstimateRequest
 from training_platform.compute.recommend import RecommendRequest
 
 
-class EstimateBody(EstimateRequest):
+class _Hardware(BaseModel):
+    """What is sized, on what: the part of a request the configurator resolves before pricing it."""
+
     model_config = ConfigDict(extra="forbid")
 
     model: str = Field(description="Preset name (GET /compute/models) or a local model directory / config.json.")
@@ -16,12 +18,12 @@ class EstimateBody(EstimateRequest):
     reward_model: str | None = Field(default=None, description="PPO: the reward model (preset or path).")
 
 
-class RecommendBody(RecommendRequest):
-    model_config = ConfigDict(extra="forbid")
+class EstimateBody(EstimateRequest, _Hardware):
+    pass
 
-    model: str
-    gpu: str = "H100-80G"
-    reward_model: str | None = None
+
+class RecommendBody(RecommendRequest, _Hardware):
+    pass
 
 
 class ModelPresetRead(BaseModel):

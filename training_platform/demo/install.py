@@ -1,6 +1,7 @@
-"""`tplat demo`: create the demo assets in the platform's home and register them (idempotent)."""
+"""The offline demo: its model, reward model, datasets and a pending SFT job, made in the platform's home and
+registered (idempotent). `tplat demo` asks a running server for it; `tplat serve --demo` installs it at start."""
 
-from dataclasses import dataclass
+from pydantic import BaseModel
 
 from training_platform.contract.params import Algorithm
 from training_platform.datasets.schemas import DatasetRegister
@@ -30,8 +31,7 @@ DEMO_SFT_PARAMS = {
 }
 
 
-@dataclass
-class DemoSummary:
+class DemoSummary(BaseModel):
     model_path: str
     datasets: dict[str, str]
     job_name: str

@@ -338,6 +338,7 @@ class JobService:
             return self.view(job)
         job = self.store.request_action(job.id, "stop", replace=(None, "pause"))
         self.supervisor.stop(job)
+        self.supervisor.ending(job)
         try:
             fields = dict(requested_action=None, pid=None, run_ref=None, process_started_at=None)
             job = self._cancel(job.id, {JobStatus.RUNNING}, **fields)

@@ -21,7 +21,7 @@ from training_platform.jobs.activity import JobActivity
 from training_platform.jobs.runs import activity_of, layout_of, run_spec
 from training_platform.jobs.states import JobStatus
 from training_platform.jobs.store import JobStore
-from training_platform.runners.base import ExitInfo, ProcessHandle, Runner
+from training_platform.runners.base import ExitInfo, OutputFiles, ProcessHandle, Runner
 
 log = logging.getLogger(__name__)
 ERROR_LOG_LINES = 20
@@ -35,11 +35,18 @@ TERMINAL_ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
 class JobListener(Protocol):
-    """Told when a job's process starts (or is re-attached) and when a job leaves `running`."""
+    """Told when a job's process starts (or is re-attached), when it ended and the job is about to leave
+    `running`, and when the job has left it."""
 
     def job_started(self, job: Job) -> None: ...
 
+    def job_ending(self, job: Job) -> None: ...
+
     def job_finished(self, job: Job) -> None: ...
+
+
+def output_of(layout: JobLayout) -> OutputFiles:
+    return OutputFiles(layout.stdout_path, layout.stderr_path)
 
 
 def _plain_tail(path: Path, count: int) -> list[str]:
@@ -82,6 +89,12 @@ class JobSupervisor:
     def runner_for(self, job: Job) -> Runner:
         return self.runners[job.run_mode]
 
+    def ending(self, job: Job) -> None:
+        """Tell the listeners a job's process ended, before the job leaves running: what the process wrote (its
+        last metrics) is taken in first, so whoever sees the job completed sees all of it."""
+        for listener in self.listeners:
+            listener.job_ending(job)
+
     def settled(self, job: Job) -> None:
         """Tell the listeners a job stopped running (whoever moved it: an exit, a stop, a failed launch)."""
         for listener in self.listeners:
@@ -94,7 +107,7 @@ class JobSupervisor:
             control.clear(layout.control_path)
             spec = get_engine(job.engine).launch_spec(run_spec(job, self.cpu_threads))
             runner = self.runner_for(job)
-            handle = runner.start(spec, layout.stdout_path, layout.stderr_path)
+            handle = runner.start(spec, output_of(layout))
         except Exception as error:
             log.exception("launching job %s failed", job.id)
             job = self.store.transition(
@@ -117,13 +130,13 @@ class JobSupervisor:
     def _watch(self, job: Job, handle: ProcessHandle) -> None:
         for listener in self.listeners:
             listener.job_started(job)
-        self.runner_for(job).watch(handle, partial(self.on_exit, job.id, job.attempt))
+        self.runner_for(job).watch(handle, output_of(layout_of(job)), partial(self.on_exit, job.id, job.attempt))
 
     def stop(self, job: Job) -> None:
         """Stop the job's process (SIGTERM, then SIGKILL after the grace period)."""
         handle = self._handle(job)
-        if handle is not None:
-            self.runner_for(job).stop(handle, self.stop_grace_seconds)
+        if handle is not None and not self.runner_for(job).stop(handle, self.stop_grace_seconds):
+            self.store.record(job.id, "process", f"{job.run_mode} run {handle.ref} did not end when stopped")
 
     def start_stall_watch(self) -> None:
         """Stop running jobs that show no life for `stall_seconds` (a deadlocked collective, a rollout engine
@@ -188,6 +201,7 @@ class JobSupervisor:
         job = self.store.get(job_id)
         if job.status != JobStatus.RUNNING or job.attempt != attempt:
             return  # already settled (a stop that finished first, or an older attempt)
+        self.ending(job)
         target, reason, error = self._outcome(job, exit_info)
         try:
             job = self.store.transition(
@@ -223,7 +237,11 @@ class JobSupervisor:
             return JobStatus.COMPLETED, status.message or "completed", None
         if unobserved:
             where = f"; it last reported '{reported}' at step {status.current_step}" if status else ""
-            error = f"lost: {job.run_mode} run {job.run_ref} ended while the platform was not watching it{where}"
+            what = (
+                exit_info.description
+                or f"{job.run_mode} run {job.run_ref} ended while the platform was not watching it"
+            )
+            error = f"lost: {what}{where}"
             return JobStatus.FAILED, error, error
         error = exit_info.describe()
         if exit_info.succeeded:

@@ -1,35 +1,52 @@
 """The monitoring service: follows running jobs, ingests on demand, answers queries, feeds live viewers."""
 
 import asyncio
+import io
 import logging
 import math
-from collections.abc import Callable
+import re
+import uuid
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.csv as pa_csv
+import pyarrow.parquet as pq
 
 from training_platform.contract.status import read_status
-from training_platform.db.tables import Job, MetricAnomaly
-from training_platform.errors import FieldError, InvalidInputError
+from training_platform.db.tables import Job
+from training_platform.errors import FieldError, InvalidInputError, TooLargeError
 from training_platform.jobs.runs import EXTERNAL, layout_of
 from training_platform.jobs.service import JobService
 from training_platform.jobs.states import FINISHED
 from training_platform.metrics.follower import JobFollower
 from training_platform.metrics.ingest import IngestReport, MetricsIngester
-from training_platform.metrics.live import LiveHub
+from training_platform.metrics.live import LiveHub, finished_message, metric_message
+from training_platform.metrics.playback import PlaybackRequest, playback
 from training_platform.metrics.reader import LocalFileSource, MetricsSource
-from training_platform.metrics.store import KeyInfo, MetricStore, SeriesData
+from training_platform.metrics.schemas import AnomalyOut, ImportOut, KeyOut, MetricsOut, SeriesOut, SyncOut
+from training_platform.metrics.store import MetricStore
 
 log = logging.getLogger(__name__)
+ENDING_DRAIN_TIMEOUT_S = 120.0
+IMPORT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$")
 
 
 class MetricsService:
-    def __init__(self, store: MetricStore, jobs: JobService, flush_records: int, flush_seconds: float):
+    def __init__(
+        self,
+        store: MetricStore,
+        jobs: JobService,
+        flush_records: int,
+        flush_seconds: float,
+        max_import_bytes: int,
+    ):
         self.store = store
         self.jobs = jobs
         self.flush_records = flush_records
         self.flush_seconds = flush_seconds
+        self.max_import_bytes = max_import_bytes
         self.hub = LiveHub()
         self._followers: dict[str, JobFollower] = {}
         self._locks: dict[str, asyncio.Lock] = {}
@@ -38,6 +55,16 @@ class MetricsService:
 
     def job_started(self, job: Job) -> None:
         self._on_loop(self._follow(job))
+
+    def job_ending(self, job: Job) -> None:
+        """Store everything the job's files hold before it is settled (waits for it, on the caller's thread)."""
+        loop = self.hub.loop
+        if loop is None or loop.is_closed() or _on_loop_thread(loop):
+            return  # no server loop to read with (or this is it): the follower's finish catches up instead
+        try:
+            asyncio.run_coroutine_threadsafe(self.sync(job.id), loop).result(timeout=ENDING_DRAIN_TIMEOUT_S)
+        except Exception:  # noqa: BLE001 - the job is settled anyway; its finish reads the rest
+            log.exception("storing the last metrics of job %s before settling it failed", job.id)
 
     def job_finished(self, job: Job) -> None:
         self._on_loop(self._finish(job))
@@ -83,7 +110,7 @@ class MetricsService:
             await self.sync(job.id)  # it ran while no server was following it (settled after a restart)
         self.hub.publish(job.id, await asyncio.to_thread(self.status_message, job.id))
         if job.status in FINISHED:
-            self.hub.publish(job.id, {"type": "finished", "status": job.status})
+            self.hub.publish(job.id, finished_message(job.status))
 
     async def stop_following(self) -> None:
         """Server shutdown: write what was read; the processes keep running and are followed again at start."""
@@ -93,61 +120,72 @@ class MetricsService:
 
     # ---- on demand -------------------------------------------------------------------------------
 
-    async def sync(self, name_or_id: str) -> IngestReport:
+    async def sync(self, name_or_id: str) -> SyncOut:
         """Ingest now whatever the job's metrics files hold that the store has not got yet."""
         job = await asyncio.to_thread(self.jobs.find, name_or_id)
         follower = self._followers.get(job.id)
         if follower is not None:
-            return await follower.drain()  # through the follower, so live viewers see these steps too
+            return SyncOut.of(await follower.drain())  # through the follower, so live viewers see these steps too
         async with self._lock(job.id):
             report = IngestReport()
             for source in await asyncio.to_thread(self._sources, job):
                 ingester = await asyncio.to_thread(self._ingester, job.id, source)
                 report.add(await asyncio.to_thread(ingester.ingest_all))
-            return report
+            return SyncOut.of(report)
 
     def _sources(self, job: Job) -> list[MetricsSource]:
         if job.engine != EXTERNAL:
             return [LocalFileSource(layout_of(job).metrics_path)]
         return [LocalFileSource(Path(source)) for source, _ in self.store.cursors(job.id)]
 
-    def import_file(
-        self, path: Path, job_name_or_id: str, progress: Callable[[int], None] | None = None
-    ) -> tuple[Job, IngestReport]:
-        """`tplat metrics ingest`: read a metrics file into a job; an unknown name creates an external job."""
-        if not path.is_file():
-            raise InvalidInputError([FieldError("file", f"{path} does not exist or is not a file")])
-        job = self.jobs.get_or_create_external(job_name_or_id, source=str(path.resolve()))
-        report = self._ingester(job.id, LocalFileSource(path)).ingest_all(progress)
-        return job, report
+    async def import_upload(self, job_name_or_id: str, filename: str, chunks: AsyncIterator[bytes]) -> ImportOut:
+        """`tplat metrics ingest`: a metrics file sent by a client, kept in the job's `imports/` under its own name
+        and read into the job (an unknown name makes an external job). Sending the file again, grown or rewritten,
+        reads what is new: the copy is replaced whole, and the ingest cursor tells a continuation from a rewrite."""
+        if not IMPORT_NAME.match(filename):
+            message = f"{filename!r} is not a plain file name (letters, digits, '.', '_', '-'; no path)"
+            raise InvalidInputError([FieldError("filename", message)])
+        job = await asyncio.to_thread(self.jobs.get_or_create_external, job_name_or_id, f"upload {filename}")
+        target = layout_of(job).root / "imports" / filename
+        await _receive(chunks, target, self.max_import_bytes)
+        async with self._lock(job.id):
+            ingester = await asyncio.to_thread(self._ingester, job.id, LocalFileSource(target))
+            report = await asyncio.to_thread(ingester.ingest_all)
+        return ImportOut(job_id=job.id, job_name=job.name, **SyncOut.of(report).model_dump())
 
     # ---- reading ---------------------------------------------------------------------------------
 
     def query(
         self, name_or_id: str, keys: list[str] | None, start: int | None, end: int | None, max_points: int | None
-    ) -> tuple[Job, list[SeriesData]]:
+    ) -> MetricsOut:
         if start is not None and end is not None and start > end:
             raise InvalidInputError([FieldError("start_step", f"start_step {start} is after end_step {end}")])
         job = self.jobs.find(name_or_id)
-        return job, self.store.query(job.id, keys, start, end, max_points)
+        series = self.store.query(job.id, keys, start, end, max_points)
+        return MetricsOut(job_id=job.id, series=[SeriesOut.of(s) for s in series])
 
-    def keys(self, name_or_id: str) -> list[KeyInfo]:
-        return self.store.keys(self.jobs.find(name_or_id).id)
+    def keys(self, name_or_id: str) -> list[KeyOut]:
+        return [KeyOut(**vars(info)) for info in self.store.keys(self.jobs.find(name_or_id).id)]
 
-    def anomalies(self, name_or_id: str) -> list[MetricAnomaly]:
-        return self.store.anomalies(self.jobs.find(name_or_id).id)
+    def anomalies(self, name_or_id: str) -> list[AnomalyOut]:
+        anomalies = self.store.anomalies(self.jobs.find(name_or_id).id)
+        return [AnomalyOut.model_validate(anomaly, from_attributes=True) for anomaly in anomalies]
 
-    def recorded(self, job_id: str, start_step: int | None, end_step: int | None) -> list[tuple[int, dict[str, float]]]:
-        return list(self.store.records(job_id, start_step or 0, end_step))
-
-    def export_table(self, job_id: str) -> pa.Table:
-        """One row per step, one column per key (NaN where a step has no value for a key)."""
-        records = list(self.store.records(job_id))
+    def export(self, name_or_id: str, file_format: str) -> tuple[bytes, str]:
+        """All of a job's metrics, one row per step and one column per key (NaN where a step has no value for a
+        key), as CSV or Parquet; the file's content and its name."""
+        job = self.jobs.find(name_or_id)
+        records = list(self.store.records(job.id))
         keys = sorted({key for _, values in records for key in values})
         columns = {"step": pa.array([step for step, _ in records], pa.int64())}
         for key in keys:
             columns[key] = pa.array([values.get(key, math.nan) for _, values in records], pa.float64())
-        return pa.table(columns)
+        table, buffer = pa.table(columns), io.BytesIO()
+        if file_format == "csv":
+            pa_csv.write_csv(table, buffer)
+        else:
+            pq.write_table(table, buffer)
+        return buffer.getvalue(), f"{job.name}-metrics.{file_format}"
 
     def status_message(self, job_id: str) -> dict[str, Any]:
         job = self.jobs.find(job_id)
@@ -162,7 +200,31 @@ class MetricsService:
         }
         return {"type": "status", "data": data}
 
-    async def history(self, job_id: str, since_step: int) -> list[tuple[int, dict[str, float]]]:
+    async def live(self, job_id: str, since_step: int) -> AsyncIterator[dict[str, Any]]:
+        """Every step after `since_step` (history first, so a reconnecting viewer misses nothing), then live
+        `metric` and `status` messages, then `finished` when the job completes, fails or is cancelled."""
+        queue = self.hub.subscribe(job_id)  # before reading history, so nothing falls in between
+        try:
+            history = await self._history(job_id, since_step)
+            for step, values in history:
+                yield metric_message(step, values)
+            sent_up_to = history[-1][0] if history else since_step
+            yield await asyncio.to_thread(self.status_message, job_id)
+            job = await asyncio.to_thread(self.jobs.find, job_id)
+            if not self._is_live(job):
+                yield finished_message(job.status)
+                return
+            while True:
+                message = await queue.get()
+                if message["type"] == "metric" and message["data"]["step"] <= sent_up_to:
+                    continue  # already sent as history
+                yield message
+                if message["type"] == "finished":
+                    return
+        finally:
+            self.hub.unsubscribe(job_id, queue)
+
+    async def _history(self, job_id: str, since_step: int) -> list[tuple[int, dict[str, float]]]:
         """Steps after `since_step`: from the store, completed by what a follower read but has not written."""
         async with self._lock(job_id):
             follower = self._followers.get(job_id)
@@ -174,9 +236,41 @@ class MetricsService:
                 steps.setdefault(step, {}).update(values)
         return sorted(steps.items())
 
-    def is_live(self, job: Job) -> bool:
+    def _is_live(self, job: Job) -> bool:
         """A viewer should wait for more: the job has not finished (it may be pending, running or paused)."""
         return job.status not in FINISHED or job.id in self._followers
+
+    async def playback(self, job_id: str, request: PlaybackRequest) -> AsyncIterator[dict[str, Any]]:
+        """The recorded steps at `request.speed` of their recorded pace, with progress."""
+        records = await asyncio.to_thread(
+            lambda: list(self.store.records(job_id, request.start_step or 0, request.end_step))
+        )
+        async for message in playback(records, request, asyncio.sleep):
+            yield message
+
+
+async def _receive(chunks: AsyncIterator[bytes], target: Path, limit: int) -> None:
+    """Write the chunks to `target`, which appears only whole (never half-written, never over `limit` bytes)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = target.with_name(f".{target.name}.{uuid.uuid4().hex}.partial")
+    received = 0
+    try:
+        with open(staging, "wb") as out:
+            async for chunk in chunks:
+                received += len(chunk)
+                if received > limit:
+                    raise TooLargeError(f"the metrics file is over the limit of {limit} bytes")
+                await asyncio.to_thread(out.write, chunk)
+        staging.replace(target)
+    finally:
+        staging.unlink(missing_ok=True)
+
+
+def _on_loop_thread(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
 
 
 def _log_failure(future) -> None:

@@ -109,9 +109,10 @@ class MetricStore:
         """Upsert the values of `steps` (and anomalies, and the source's cursor) in one transaction.
         Returns the number of values written."""
         written = 0
+        created: dict[tuple[str, str], int] = {}
         with self.db.engine.begin() as connection:
             keys = {key for values in steps.values() for key in values}
-            series = self._series(connection, job_id, keys)
+            series = self._series(connection, job_id, keys, created)
             rows = [
                 (series[key], step, _stored(value)) for step, values in steps.items() for key, value in values.items()
             ]
@@ -131,9 +132,15 @@ class MetricStore:
                 )
             if cursor is not None:
                 self._save_cursor(connection, job_id, *cursor)
+        # Only now that they are committed: a series created by a write that rolled back does not exist, and its
+        # id may be handed to another series next.
+        self._series_ids.update(created)
         return written
 
-    def _series(self, connection: Connection, job_id: str, keys: set[str]) -> dict[str, int]:
+    def _series(
+        self, connection: Connection, job_id: str, keys: set[str], created: dict[tuple[str, str], int]
+    ) -> dict[str, int]:
+        """Series ids of `keys`, making the missing series; their ids also go into `created`."""
         missing = [key for key in keys if (job_id, key) not in self._series_ids]
         if missing:
             connection.execute(
@@ -143,8 +150,8 @@ class MetricStore:
             found = connection.execute(
                 select(_SERIES.c.key, _SERIES.c.id).where(_SERIES.c.job_id == job_id, _SERIES.c.key.in_(missing))
             )
-            self._series_ids.update({(job_id, key): series_id for key, series_id in found})
-        return {key: self._series_ids[(job_id, key)] for key in keys}
+            created.update({(job_id, key): series_id for key, series_id in found})
+        return {key: self._series_ids.get((job_id, key)) or created[(job_id, key)] for key in keys}
 
     def _update_rollups(self, connection: Connection, rows: list[tuple[int, int, Value]]) -> None:
         touched: dict[tuple[int, int], list[tuple[int, Value]]] = defaultdict(list)

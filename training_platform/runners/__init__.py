@@ -1,5 +1,5 @@
-"""Runners execute a LaunchSpec somewhere (this machine now; SSH hosts and Ray clusters later) and watch it."""
+"""Runners execute a LaunchSpec somewhere (this machine, a Ray cluster) and watch it."""
 
-from training_platform.runners.base import ExitInfo, ProcessHandle, Runner
+from training_platform.runners.base import ExitInfo, OutputFiles, ProcessHandle, Runner
 
-__all__ = ["ExitInfo", "ProcessHandle", "Runner"]
+__all__ = ["ExitInfo", "OutputFiles", "ProcessHandle", "Runner"]

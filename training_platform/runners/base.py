@@ -1,4 +1,4 @@
-"""The runner interface: the same five verbs for a local process, an SSH process or a Ray job."""
+"""The runner interface: the same four verbs for a local process and a Ray job."""
 
 import signal
 from abc import ABC, abstractmethod
@@ -7,6 +7,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from training_platform.contract.run import LaunchSpec
+
+
+@dataclass(frozen=True)
+class OutputFiles:
+    """Where a run's output goes (a runner without separate streams writes both to stdout)."""
+
+    stdout: Path
+    stderr: Path
 
 
 @dataclass(frozen=True)
@@ -44,17 +52,18 @@ class Runner(ABC):
     mode: str
 
     @abstractmethod
-    def start(self, spec: LaunchSpec, stdout_path: Path, stderr_path: Path) -> ProcessHandle:
-        """Start the process in its own process group, its output appended to the two files."""
+    def start(self, spec: LaunchSpec, output: OutputFiles) -> ProcessHandle:
+        """Start the process, its output appended to the files."""
 
     @abstractmethod
-    def watch(self, handle: ProcessHandle, on_exit: Callable[[ExitInfo], None]) -> None:
-        """Call `on_exit` once, from another thread, when the process ends (also for adopted processes)."""
+    def watch(self, handle: ProcessHandle, output: OutputFiles, on_exit: Callable[[ExitInfo], None]) -> None:
+        """Call `on_exit` once, from another thread, when the process ends (also for processes adopted after a
+        restart of the server, whose output keeps going to the files)."""
 
     @abstractmethod
     def is_alive(self, handle: ProcessHandle) -> bool:
         """True if this exact process (pid and start time) still runs."""
 
     @abstractmethod
-    def stop(self, handle: ProcessHandle, grace_seconds: float) -> None:
-        """SIGTERM the process group, SIGKILL whatever is left after the grace period; returns when all are gone."""
+    def stop(self, handle: ProcessHandle, grace_seconds: float) -> bool:
+        """Stop the run (gently, then by force after the grace period); whether all of it is gone."""

@@ -1,5 +1,6 @@
 """Runs training processes on this machine as children of the platform server."""
 
+import logging
 import os
 import signal
 import subprocess
@@ -7,15 +8,18 @@ import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from pathlib import Path
 
 import psutil
 
 from training_platform.contract.run import LaunchSpec
-from training_platform.runners.base import ExitInfo, ProcessHandle, Runner
+from training_platform.runners.base import ExitInfo, OutputFiles, ProcessHandle, Runner
 
+log = logging.getLogger(__name__)
 _START_TIME_TOLERANCE_S = 0.05
 _POLL_INTERVAL_S = 0.5
+# After SIGKILL a process is gone in milliseconds, unless the kernel holds it (uninterruptible I/O on a hung
+# file system): stop waiting then, rather than hang the request that stopped it.
+KILL_WAIT_S = 30.0
 
 
 def _exit_info(returncode: int) -> ExitInfo:
@@ -29,10 +33,10 @@ class LocalRunner(Runner):
         self._children: dict[int, subprocess.Popen] = {}
         self._lock = threading.Lock()
 
-    def start(self, spec: LaunchSpec, stdout_path: Path, stderr_path: Path) -> ProcessHandle:
-        stdout_path.parent.mkdir(parents=True, exist_ok=True)
+    def start(self, spec: LaunchSpec, output: OutputFiles) -> ProcessHandle:
+        output.stdout.parent.mkdir(parents=True, exist_ok=True)
         banner = f"\n===== {datetime.now(UTC).isoformat()} start: {' '.join(spec.argv)}\n"
-        with open(stdout_path, "a", encoding="utf-8") as out, open(stderr_path, "a", encoding="utf-8") as err:
+        with open(output.stdout, "a", encoding="utf-8") as out, open(output.stderr, "a", encoding="utf-8") as err:
             out.write(banner)
             err.write(banner)
             out.flush()
@@ -52,7 +56,7 @@ class LocalRunner(Runner):
             self._children[process.pid] = process
         return ProcessHandle(ref=str(process.pid), started_at=psutil.Process(process.pid).create_time())
 
-    def watch(self, handle: ProcessHandle, on_exit: Callable[[ExitInfo], None]) -> None:
+    def watch(self, handle: ProcessHandle, output: OutputFiles, on_exit: Callable[[ExitInfo], None]) -> None:
         with self._lock:
             child = self._children.get(handle.pid)
         target = self._wait_child if child is not None else self._wait_adopted
@@ -86,17 +90,24 @@ class LocalRunner(Runner):
         except psutil.NoSuchProcess:
             return False
 
-    def stop(self, handle: ProcessHandle, grace_seconds: float) -> None:
+    def stop(self, handle: ProcessHandle, grace_seconds: float) -> bool:
         if self.is_alive(handle):
             self._kill_group(handle.pid, signal.SIGTERM)
-            deadline = time.monotonic() + grace_seconds
-            while self.is_alive(handle) and time.monotonic() < deadline:
-                time.sleep(0.05)
-            if self.is_alive(handle):
+            if not self._gone_within(handle, grace_seconds):
                 self._kill_session(handle.pid, signal.SIGKILL)
-                while self.is_alive(handle):
-                    time.sleep(0.05)
+                if not self._gone_within(handle, KILL_WAIT_S):
+                    log.warning("process %s is still there %.0f s after SIGKILL", handle.pid, KILL_WAIT_S)
+                    return False
         self._kill_stragglers(handle)
+        return True
+
+    def _gone_within(self, handle: ProcessHandle, seconds: float) -> bool:
+        deadline = time.monotonic() + seconds
+        while self.is_alive(handle):
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.05)
+        return True
 
     def _kill_stragglers(self, handle: ProcessHandle) -> None:
         """Kill what is left of a session whose leader is gone (a Ray worker, a vLLM engine, a data loader).

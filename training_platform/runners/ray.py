@@ -1,9 +1,13 @@
 """Runs jobs on a Ray cluster through Ray's Job Submission API (the dashboard's HTTP endpoint).
 
-The job's command becomes the Ray job's entrypoint and its environment the runtime env's env_vars
-(verl's workers need the file-logger path, the offline flags and the plugin there). Paths are the
-job's own: the cluster must see the platform's home (one machine, or shared storage). The driver's
-output is copied into the job's stdout log as it comes; status and stop map onto Ray's.
+The job's command becomes the Ray job's entrypoint and its environment the runtime env's env_vars (verl's
+workers need the file-logger path, the offline flags and the plugin there). Paths are the job's own: the cluster
+must see the platform's home (one machine, or shared storage).
+
+Following a run survives a dashboard that is unreachable for a while: each call is retried with backoff, and
+only when the cluster stayed unreachable for `patience_seconds` does the run end, as failed with that reason.
+The driver's output is tailed over the dashboard's log WebSocket into the job's stdout log: only what is new
+arrives, and after a reconnection (or a server restart) what the log already holds is skipped.
 """
 
 import logging
@@ -14,75 +18,175 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
+import requests
+from tenacity import Retrying, retry_if_exception, stop_after_delay, wait_exponential
+from websockets.exceptions import WebSocketException
+from websockets.sync.client import connect
+
 from training_platform.contract.run import LaunchSpec
-from training_platform.runners.base import ExitInfo, ProcessHandle, Runner
+from training_platform.runners.base import ExitInfo, OutputFiles, ProcessHandle, Runner
 
 log = logging.getLogger(__name__)
 POLL_INTERVAL_S = 1.0
+REQUEST_TIMEOUT_S = 10.0
+PATIENCE_S = 300.0
+LOG_DRAIN_S = 30.0  # how long a finished run's last output may take to arrive
 _RUNNING = {"PENDING", "RUNNING"}
+
+
+def _transient(error: BaseException) -> bool:
+    """A failure that may go away: the dashboard unreachable, slow, restarting or overloaded."""
+    if isinstance(error, (ConnectionError, requests.exceptions.RequestException, TimeoutError, OSError)):
+        return True
+    return isinstance(error, RuntimeError) and "status code 5" in str(error)
+
+
+def _banner(submission_id: str) -> str:
+    return f"===== Ray job {submission_id} at "
 
 
 class RayRunner(Runner):
     mode = "ray"
 
-    def __init__(self, address: str, auth_token: str | None = None):
-        self.address = address
+    def __init__(
+        self,
+        address: str,
+        auth_token: str | None = None,
+        patience_seconds: float = PATIENCE_S,
+        poll_interval: float = POLL_INTERVAL_S,
+    ):
+        self.address = address.rstrip("/")
         self.auth_token = auth_token
-        self._log_paths: dict[str, Path] = {}
+        self.patience_seconds = patience_seconds
+        self.poll_interval = poll_interval
+
+    @property
+    def _headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.auth_token}"} if self.auth_token else {}
 
     def _client(self):
         from ray.job_submission import JobSubmissionClient
 
-        headers = {"Authorization": f"Bearer {self.auth_token}"} if self.auth_token else None
-        return JobSubmissionClient(self.address, headers=headers)
+        class Client(JobSubmissionClient):
+            # Ray's client sends its requests without a timeout: a dashboard that accepts and never answers
+            # would hang the caller for good.
+            def _do_request(self, method, endpoint, **kwargs):
+                kwargs.setdefault("timeout", REQUEST_TIMEOUT_S)
+                return super()._do_request(method, endpoint, **kwargs)
 
-    def start(self, spec: LaunchSpec, stdout_path: Path, stderr_path: Path) -> ProcessHandle:
+        return Client(self.address, headers=self._headers or None)
+
+    def _call(self, what: str, function: Callable, patience: float | None = None):
+        """`function(client)`, retried with backoff while the cluster cannot be reached, for `patience` seconds."""
+
+        def report(state) -> None:
+            log.warning("Ray at %s: %s failed (%s); retrying", self.address, what, state.outcome.exception())
+
+        retrying = Retrying(
+            retry=retry_if_exception(_transient),
+            stop=stop_after_delay(self.patience_seconds if patience is None else patience),
+            wait=wait_exponential(multiplier=0.5, max=15),
+            before_sleep=report,
+            reraise=True,
+        )
+        return retrying(lambda: function(self._client()))
+
+    def start(self, spec: LaunchSpec, output: OutputFiles) -> ProcessHandle:
         submission_id = f"tplat-{uuid.uuid4().hex[:16]}"
         entrypoint = f"cd {shlex.quote(str(spec.cwd))} && {shlex.join(spec.argv)}"
+        # Submitted once: a retried submission could start the run twice.
         self._client().submit_job(
             entrypoint=entrypoint, submission_id=submission_id, runtime_env={"env_vars": dict(spec.env)}
         )
-        stdout_path.parent.mkdir(parents=True, exist_ok=True)
-        with open(stdout_path, "a", encoding="utf-8") as out:
-            out.write(f"\n===== Ray job {submission_id} at {self.address}: {entrypoint}\n")
-        self._log_paths[submission_id] = stdout_path
+        output.stdout.parent.mkdir(parents=True, exist_ok=True)
+        with open(output.stdout, "a", encoding="utf-8") as out:
+            out.write(f"\n{_banner(submission_id)}{self.address}: {entrypoint}\n")
         return ProcessHandle(ref=submission_id, started_at=time.time())
 
-    def _status(self, handle: ProcessHandle) -> str:
-        return str(self._client().get_job_status(handle.ref)).rsplit(".", 1)[-1]
+    def _status(self, handle: ProcessHandle, patience: float | None = None) -> str:
+        status = self._call("status", lambda client: client.get_job_status(handle.ref), patience)
+        return str(status).rsplit(".", 1)[-1]
 
-    def watch(self, handle: ProcessHandle, on_exit: Callable[[ExitInfo], None]) -> None:
-        threading.Thread(target=self._follow, args=(handle, on_exit), name=f"ray-{handle.ref}", daemon=True).start()
+    def watch(self, handle: ProcessHandle, output: OutputFiles, on_exit: Callable[[ExitInfo], None]) -> None:
+        threading.Thread(
+            target=self._follow, args=(handle, output.stdout, on_exit), name=f"ray-{handle.ref}", daemon=True
+        ).start()
 
-    def _follow(self, handle: ProcessHandle, on_exit: Callable[[ExitInfo], None]) -> None:
-        copied = 0
+    def _follow(self, handle: ProcessHandle, stdout: Path, on_exit: Callable[[ExitInfo], None]) -> None:
+        finished = threading.Event()
+        tail = threading.Thread(
+            target=self._tail_logs, args=(handle, stdout, finished), name=f"ray-logs-{handle.ref}", daemon=True
+        )
+        tail.start()
+        try:
+            while (status := self._status(handle)) in _RUNNING:
+                time.sleep(self.poll_interval)
+            outcome = ExitInfo(code=0 if status == "SUCCEEDED" else 1, description=f"Ray job {status.lower()}")
+        except Exception as error:  # noqa: BLE001 - unreachable past the patience, or refused: the run is lost to us
+            why = f"unreachable for {self.patience_seconds:.0f} s" if _transient(error) else "refused"
+            reason = f"Ray at {self.address} {why} while following run {handle.ref} (it may still run there): {error}"
+            outcome = ExitInfo(code=None, description=reason)
+        finished.set()
+        tail.join(LOG_DRAIN_S)
+        on_exit(outcome)
+
+    def _tail_logs(self, handle: ProcessHandle, stdout: Path, finished: threading.Event) -> None:
+        """Append the driver's output to `stdout` as it comes; Ray sends the whole log on every connection, so what
+        the file already holds after this run's banner is skipped."""
+        url = self.address.replace("http", "ws", 1) + f"/api/jobs/{handle.ref}/logs/tail"
+        delay = 0.5
         while True:
-            status = self._status(handle)
-            copied = self._copy_logs(handle, copied)
-            if status not in _RUNNING:
-                on_exit(ExitInfo(code=0 if status == "SUCCEEDED" else 1, description=f"Ray job {status.lower()}"))
+            skip = _copied(stdout, handle.ref)
+            try:
+                with (
+                    connect(url, additional_headers=self._headers, open_timeout=REQUEST_TIMEOUT_S) as socket,
+                    open(stdout, "ab") as out,
+                ):
+                    delay = 0.5
+                    for message in socket:
+                        chunk = message.encode() if isinstance(message, str) else message
+                        if skip >= len(chunk):
+                            skip -= len(chunk)
+                            continue
+                        out.write(chunk[skip:])
+                        out.flush()
+                        skip = 0
+            except (OSError, TimeoutError, WebSocketException) as error:
+                log.debug("Ray log stream of %s interrupted: %s", handle.ref, error)
+            # Ray closes the stream when the run ended; otherwise the connection was lost: try again.
+            if finished.wait(delay):
                 return
-            time.sleep(POLL_INTERVAL_S)
-
-    def _copy_logs(self, handle: ProcessHandle, copied: int) -> int:
-        path = self._log_paths.get(handle.ref)
-        if path is None:
-            return copied
-        logs = self._client().get_job_logs(handle.ref)
-        if len(logs) > copied:
-            with open(path, "a", encoding="utf-8") as out:
-                out.write(logs[copied:])
-        return len(logs)
+            delay = min(delay * 2, 15.0)
 
     def is_alive(self, handle: ProcessHandle) -> bool:
+        """Whether the run may still be going: a cluster that cannot be reached now is asked again by the
+        follower (which fails the run only once its patience is spent), so it counts as alive."""
         try:
-            return self._status(handle) in _RUNNING
-        except Exception:  # noqa: BLE001 - the cluster is gone or forgot the job: not running
-            log.warning("Ray job %s could not be looked up", handle.ref, exc_info=True)
+            return self._status(handle, patience=REQUEST_TIMEOUT_S) in _RUNNING
+        except Exception as error:  # noqa: BLE001
+            if _transient(error):
+                return True
+            log.warning("Ray job %s could not be looked up: %s", handle.ref, error)
             return False
 
-    def stop(self, handle: ProcessHandle, grace_seconds: float) -> None:
-        self._client().stop_job(handle.ref)
+    def stop(self, handle: ProcessHandle, grace_seconds: float) -> bool:
+        self._call("stop", lambda client: client.stop_job(handle.ref))
         deadline = time.monotonic() + max(grace_seconds, 30.0)
-        while self.is_alive(handle) and time.monotonic() < deadline:
+        while time.monotonic() < deadline:
+            if self._status(handle) not in _RUNNING:
+                return True
             time.sleep(0.5)
+        return False
+
+
+def _copied(stdout: Path, submission_id: str) -> int:
+    """Bytes of the run's Ray log that `stdout` already holds: what follows the run's banner line."""
+    try:
+        data = stdout.read_bytes()
+    except FileNotFoundError:
+        return 0
+    start = data.rfind(_banner(submission_id).encode())
+    if start < 0:
+        return 0
+    end_of_banner = data.find(b"\n", start)
+    return 0 if end_of_banner < 0 else len(data) - end_of_banner - 1

@@ -1,7 +1,11 @@
-// The datasets API's shapes (training_platform/datasets/schemas.py, stats.py, preview.py, audit.py).
+// The datasets API's shapes, named for the UI (training_platform/datasets/schemas.py, stats.py, preview.py, audit.py).
+import type { components } from './schema'
+import { membersOf } from './types'
 
-export type DatasetKind = 'sft' | 'dpo' | 'grpo' | 'gspo' | 'ppo' | 'eval'
-export const DATASET_KINDS: DatasetKind[] = ['sft', 'dpo', 'grpo', 'gspo', 'ppo', 'eval']
+type Schemas = components['schemas']
+
+export type DatasetKind = Schemas['DatasetRegister']['kind']
+export const DATASET_KINDS = membersOf<DatasetKind>({ sft: true, dpo: true, grpo: true, gspo: true, ppo: true, eval: true })
 
 /** The platform's fields per kind, which `field_mapping` may point at other columns. */
 export const KIND_FIELDS: Record<DatasetKind, string[]> = {
@@ -13,131 +17,16 @@ export const KIND_FIELDS: Record<DatasetKind, string[]> = {
   eval: ['prompt', 'reference', 'category'],
 }
 
-export interface Dataset {
-  id: string
-  name: string
-  path: string
-  kind: DatasetKind
-  file_format: string
-  num_rows: number
-  num_invalid: number
-  size_bytes: number
-  description: string
-  source: string
-  original_filename: string | null
-  columns: string[]
-  field_mapping: Record<string, string>
-  label_fields: string[]
-  parent_id: string | null
-  version: number
-  derivation: string
-  created_at: string
-}
-
-export type TaskKind = 'audit' | 'index' | 'dedup'
-export type TaskStatus = 'queued' | 'running' | 'completed' | 'failed'
-
-export interface DatasetTask {
-  id: string
-  dataset_id: string
-  kind: TaskKind
-  status: TaskStatus
-  progress: number
-  message: string
-  params: Record<string, unknown>
-  result: Record<string, unknown> | null
-  error: string | null
-  created_at: string
-  finished_at: string | null
-}
-
-export type FindingKind =
-  | 'format_error'
-  | 'empty_field'
-  | 'exact_duplicate'
-  | 'near_duplicate'
-  | 'semantic_duplicate'
-  | 'length_outlier'
-
-export interface Finding {
-  kind: FindingKind
-  message: string
-  rows: number[]
-  field: string | null
-}
-
-export interface AuditTask extends DatasetTask {
-  findings: Finding[] | null
-  findings_total: number | null
-}
-
-export interface AuditOptions {
-  near_duplicates: boolean
-  near_threshold: number
-  semantic: boolean
-  semantic_threshold: number
-  tokenizer: string | null
-}
-
-export interface DatasetRow {
-  row: number
-  data: Record<string, unknown> | null
-  problem: string | null
-}
-
-export interface RowsPage {
-  total: number
-  offset: number
-  rows: DatasetRow[]
-}
-
-export interface LossSpan {
-  text: string
-  loss: boolean
-}
-
-export interface LossSequence {
-  name: string
-  text: string
-  spans: LossSpan[]
-  num_tokens: number
-  loss_tokens: number
-  truncated: boolean
-  dropped: boolean
-}
-
-export interface LossPreview {
-  row: number
-  kind: string
-  tokenizer: string
-  chat_template: boolean
-  max_length: number
-  sequences: LossSequence[]
-}
-
-export interface LengthStats {
-  field: string
-  count: number
-  min: number
-  max: number
-  mean: number
-  p50: number
-  p90: number
-  p99: number
-  histogram: { edges: number[]; counts: number[] }
-}
-
-export interface DatasetStats {
-  num_rows: number
-  readable_rows: number
-  tokenizer: string
-  columns: { name: string; dtype: string; nulls: number; null_rate: number; blanks: number }[]
-  labels: { field: string; distinct: number; values: { value: string | null; count: number; share: number }[]; other_count: number }[]
-  lengths: LengthStats[]
-}
-
-export interface SearchHit {
-  row: number
-  score: number
-  text: string
-}
+/** The API declares a registered dataset's kind as any string; it is one of the kinds a dataset is registered as. */
+export type Dataset = Omit<Schemas['DatasetRead'], 'kind'> & { kind: DatasetKind }
+export type DatasetUpdate = Schemas['DatasetUpdate']
+export type DatasetTask = Schemas['TaskRead']
+export type AuditTask = Schemas['AuditTaskRead']
+export type Finding = Schemas['Finding']
+/** Every audit setting has a default on the server; the panel sends the ones it offers. */
+export type AuditOptions = Partial<Schemas['AuditOptions']>
+export type DatasetRow = Schemas['RowOut']
+export type RowsPage = Schemas['RowsPage']
+export type LossPreview = Schemas['LossPreview']
+export type DatasetStats = Schemas['DatasetStats']
+export type SearchHit = Schemas['SearchHitOut']

@@ -6,6 +6,7 @@ import type {
   Checkpoint,
   GpuInfo,
   Job,
+  JobCreateBody,
   JobEvent,
   LogTail,
   MetricsResponse,
@@ -21,6 +22,7 @@ import type {
   Dataset,
   DatasetStats,
   DatasetTask,
+  DatasetUpdate,
   LossPreview,
   RowsPage,
   SearchHit,
@@ -29,17 +31,6 @@ import type {
 const job = (id: string) => `/jobs/${encodeURIComponent(id)}`
 const monitoring = (id: string) => `/monitoring/${encodeURIComponent(id)}`
 const dataset = (id: string) => `/datasets/${encodeURIComponent(id)}`
-
-export interface JobCreateBody {
-  name: string
-  algorithm: string
-  engine: string
-  model_path: string
-  dataset_paths: string[]
-  eval_dataset_path: string | null
-  params: Record<string, unknown>
-  start: boolean
-}
 
 export const api = {
   system: () => get<SystemInfo>('/system'),
@@ -71,8 +62,7 @@ export const api = {
   dataset: (id: string) => get<Dataset>(dataset(id)),
   uploadDataset: (query: Query, file: File, onProgress: (fraction: number) => void) =>
     upload<Dataset>('/datasets/upload', query, file, onProgress),
-  updateDataset: (id: string, body: { field_mapping?: Record<string, string>; label_fields?: string[]; description?: string }) =>
-    patch<Dataset>(dataset(id), body),
+  updateDataset: (id: string, body: DatasetUpdate) => patch<Dataset>(dataset(id), body),
   deleteDataset: (id: string) => del(dataset(id)),
   versions: (id: string) => get<Dataset[]>(`${dataset(id)}/versions`),
   rows: (id: string, offset: number, limit: number) => get<RowsPage>(`${dataset(id)}/rows`, { offset, limit }),

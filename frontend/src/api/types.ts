@@ -1,70 +1,27 @@
-// The shapes the API returns (see /docs); only what the UI reads.
+// The shapes the API returns (see /docs), named for the UI: its OpenAPI document's schemas, from which `make web`
+// generates schema.d.ts, and the few it does not describe (WebSocket messages, the parameter schemas' JSON Schema).
+import type { components } from './schema'
 
-export type Algorithm = 'sft' | 'dpo' | 'grpo' | 'gspo' | 'ppo'
-export const ALGORITHMS: Algorithm[] = ['sft', 'dpo', 'grpo', 'gspo', 'ppo']
-export type JobStatus = 'pending' | 'running' | 'paused' | 'completed' | 'failed' | 'cancelled'
-export const JOB_STATUSES: JobStatus[] = ['pending', 'running', 'paused', 'completed', 'failed', 'cancelled']
+type Schemas = components['schemas']
 
-export interface Progress {
-  current_step: number
-  total_steps: number | null
-  epoch: number | null
-  loss: number | null
-  learning_rate: number | null
-  elapsed_seconds: number | null
-  eta_seconds: number | null
-  last_checkpoint_step: number | null
-  state: string
-  message: string | null
+/** A union's members in the order the UI lists them; the compiler checks that none is missing or extra. */
+export function membersOf<T extends string>(order: Record<T, true>): T[] {
+  return Object.keys(order) as T[]
 }
 
-export interface Job {
-  id: string
-  name: string
-  algorithm: Algorithm | 'external'
-  engine: string
-  run_mode: string
-  model_path: string
-  dataset_paths: string[]
-  eval_dataset_path: string | null
-  params: Record<string, unknown>
-  status: JobStatus
-  requested_action: string | null
-  allowed_actions: string[]
-  output_dir: string
-  error: string | null
-  exit_code: number | null
-  attempt: number
-  created_at: string
-  updated_at: string
-  started_at: string | null
-  finished_at: string | null
-  progress: Progress | null
-}
+export type Algorithm = Schemas['Algorithm']
+export const ALGORITHMS = membersOf<Algorithm>({ sft: true, dpo: true, grpo: true, gspo: true, ppo: true })
+export type JobStatus = Schemas['JobStatus']
+export const JOB_STATUSES = membersOf<JobStatus>({ pending: true, running: true, paused: true, completed: true, failed: true, cancelled: true })
 
-export interface JobEvent {
-  id: number
-  created_at: string
-  kind: string
-  from_status: JobStatus | null
-  to_status: JobStatus | null
-  message: string
-}
-
-export interface Checkpoint {
-  name: string
-  step: number | null
-  path: string
-  complete: boolean
-  kind: string
-  created_at: string
-  size_bytes: number
-}
-
-export interface LogTail {
-  stream: 'stdout' | 'stderr'
-  lines: string[]
-}
+export type Job = Schemas['JobRead']
+export type JobEvent = Schemas['JobEventRead']
+export type Checkpoint = Schemas['CheckpointRead']
+export type LogTail = Schemas['LogTail']
+export type RegisteredModel = Schemas['ModelRead']
+export type SystemInfo = Schemas['SystemInfo']
+/** The body of POST /jobs as the form sends it: the run mode is left to the server. */
+export type JobCreateBody = Omit<Schemas['JobCreate'], 'run_mode'>
 
 /** JSON Schema of one algorithm's parameters, as pydantic writes it. */
 export interface JsonSchemaProperty {
@@ -91,54 +48,17 @@ export interface OpenApiDocument {
   components: { schemas: Record<string, ParamsSchema> }
 }
 
-export interface AlgorithmInfo {
-  name: Algorithm
-  engines: string[]
-  params_schema: ParamsSchema
-}
-
-export interface RegisteredModel {
-  id: string
-  name: string
-  path: string
-  architecture: string
-  num_parameters: number | null
-  description: string
-}
-
-export interface SystemInfo {
-  version: string
-  home: string
-  paths: Record<'jobs' | 'models' | 'datasets' | 'vectors', string>
-  database: string
-  run_modes: string[]
-  engines: string[]
-  packages: Record<string, string>
-}
+/** The API passes each algorithm's parameter schema on as it is, a JSON Schema that OpenAPI types as any object. */
+export type AlgorithmInfo = Omit<Schemas['AlgorithmOut'], 'params_schema'> & { params_schema: ParamsSchema }
 
 // ---- monitoring ----------------------------------------------------------------------------------------
 
 /** NaN and ±Infinity travel as strings: JSON has no such numbers. */
 export type WireNumber = number | 'NaN' | 'Infinity' | '-Infinity'
 
-export interface Series {
-  key: string
-  steps: number[]
-  values: WireNumber[]
-  total_points: number
-  downsampled: boolean
-}
-
-export interface MetricsResponse {
-  job_id: string
-  series: Series[]
-}
-
-export interface Anomaly {
-  step: number
-  kind: string
-  message: string
-}
+export type Series = Schemas['SeriesOut']
+export type MetricsResponse = Schemas['MetricsOut']
+export type Anomaly = Schemas['AnomalyOut']
 
 export interface StatusMessage {
   type: 'status'
@@ -168,73 +88,19 @@ export type PlaybackMessage =
 
 // ---- compute -------------------------------------------------------------------------------------------
 
-export interface GpuInfo {
-  name: string
-  kind: string
-  memory_bytes: number
-  memory_gib: number
-  note: string
-}
+export type GpuInfo = Schemas['GpuRead']
+export type ModelPreset = Schemas['ModelPresetRead']
+export type Estimate = Schemas['EstimateRead']
+/** The API declares the configurator's algorithm as any string; it is the algorithm it was asked about. */
+export type Recommendation = Omit<Schemas['RecommendationRead'], 'algorithm'> & { algorithm: Algorithm }
 
-export interface ModelPreset {
-  name: string
-  num_parameters: number
-}
-
+/** The parts of a GPU's memory, in the order the memory bar stacks them (an estimate's terms each name one). */
 export type MemoryCategory = 'weights' | 'gradients' | 'optimizer' | 'activations' | 'rl_extra' | 'overhead'
-export const MEMORY_CATEGORIES: MemoryCategory[] = ['weights', 'gradients', 'optimizer', 'activations', 'rl_extra', 'overhead']
-
-export interface MemoryTerm {
-  key: string
-  category: MemoryCategory
-  bytes: number
-  formula: string
-  explanation: string
-}
-
-export interface Estimate {
-  model: ModelPreset
-  gpu: GpuInfo
-  per_gpu_bytes: Record<MemoryCategory | 'total', number>
-  capacity_bytes: number
-  fits: boolean
-  peak_phase: string
-  trainable_parameters: number
-  cpu_offload_bytes: number
-  terms: MemoryTerm[]
-  explanations: Record<MemoryCategory, string>
-  notes: string[]
-  problems: string[]
-}
-
-export interface EstimateConfiguration {
-  seq_len: number
-  micro_batch: number
-  num_gpus: number
-  algorithm: Algorithm
-  precision: string
-  zero_stage: number
-  offload_optimizer: boolean
-  offload_params: boolean
-  gradient_checkpointing: boolean
-  attention: string
-  lora_rank: number
-  rollout_n: number
-}
-
-export interface Recommendation {
-  fits: boolean
-  algorithm: Algorithm
-  global_batch: number
-  reasons: string[]
-  suggestions: string[]
-  micro_batch?: number
-  gradient_accumulation?: number
-  step_seconds?: number
-  configuration?: EstimateConfiguration
-  estimate?: Estimate
-  params?: Record<string, unknown>
-  engine?: string
-  verl_overrides?: string[]
-  trl_arguments?: Record<string, unknown>
-}
+export const MEMORY_CATEGORIES = membersOf<MemoryCategory>({
+  weights: true,
+  gradients: true,
+  optimizer: true,
+  activations: true,
+  rl_extra: true,
+  overhead: true,
+})

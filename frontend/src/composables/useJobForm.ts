@@ -2,9 +2,9 @@
 // with its defaults or with what the compute configurator recommended, and turned into the body of POST /jobs.
 import { computed, onMounted, reactive, ref, watch } from 'vue'
 
-import { api, type JobCreateBody } from '../api'
+import { api } from '../api'
 import type { Dataset } from '../api/datasets'
-import type { AlgorithmInfo, RegisteredModel } from '../api/types'
+import type { AlgorithmInfo, JobCreateBody, RegisteredModel } from '../api/types'
 import { messageOf } from '../errors'
 import {
   defaultValues,

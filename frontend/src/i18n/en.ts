@@ -79,6 +79,7 @@ const en = {
     weight_decay: 'Weight decay',
     max_grad_norm: 'Max gradient norm',
     precision: 'Precision',
+    cpu_offload: 'CPU offload',
     seed: 'Seed',
     gradient_checkpointing: 'Gradient checkpointing',
     beta: 'Beta',

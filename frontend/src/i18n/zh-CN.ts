@@ -80,6 +80,7 @@ const zhCN: Messages = {
     weight_decay: '权重衰减',
     max_grad_norm: '最大梯度范数',
     precision: '精度',
+    cpu_offload: 'CPU 卸载',
     seed: '随机种子',
     gradient_checkpointing: '梯度检查点',
     beta: 'Beta',

@@ -260,12 +260,15 @@ def _install_job_hooks(job_dir: Path, job_id: str) -> None:
         original_log = tracking_module.Tracking.log
 
         def log(self, data, step, *args, **kwargs):
-            result = original_log(self, data, step, *args, **kwargs)
             if _validation_only(data):
-                return result  # verl's validation before training logs at the step it starts from
+                return original_log(self, data, step, *args, **kwargs)  # verl's validation before training
             trainer = _calling_trainer()
+            # Asked before the step's line is written: a pause requested by someone who saw that line (the
+            # platform follows the metrics file) takes effect at the next logged step, never at this one.
+            pausing = hasattr(trainer, "_save_checkpoint") and hooks.pause_requested()
+            result = original_log(self, data, step, *args, **kwargs)
             hooks.on_log(step, dict(data), trainer)
-            if hasattr(trainer, "_save_checkpoint") and hooks.pause_requested():
+            if pausing:
                 _pause_rl(trainer, step, hooks)
             return result
 

@@ -1,0 +1,103 @@
+"""What every `tplat` command group shares: the API client, the consoles, JSON output, following a background
+task, and command options made from the API's request models, so a command cannot drift from what the API
+accepts (the spirit of TRL's TrlParser, which turns config dataclasses into flags)."""
+
+import functools
+import inspect
+import json
+import time
+import typing
+from collections.abc import Callable
+from typing import Annotated, Any
+
+import typer
+from pydantic import BaseModel
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from training_platform.cli.client import ApiClient
+from training_platform.settings import get_settings
+
+console = Console(soft_wrap=True)  # messages stay on one line for scripts; tables lay themselves out
+err_console = Console(stderr=True)
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print the API's JSON instead of a table.")]
+
+
+def client() -> ApiClient:
+    return ApiClient(get_settings().url)
+
+
+def print_json(data: Any) -> None:
+    typer.echo(json.dumps(data, indent=1, ensure_ascii=False))
+
+
+def follow_task(path: str, task: dict, what: str) -> dict:
+    """Follow a background task (GET `path`) with a progress bar until it ends; exits 1 if it failed."""
+    api = client()
+    columns = [TextColumn(f"{what} {{task.description}}"), BarColumn(), TextColumn("{task.percentage:>3.0f}%")]
+    with Progress(*columns, TimeElapsedColumn(), console=err_console, transient=True) as progress:
+        bar = progress.add_task(task["message"], total=1.0)
+        while task["status"] in ("queued", "running"):
+            time.sleep(0.3)
+            task = api.get(path)
+            progress.update(bar, completed=task["progress"], description=task["message"])
+    if task["status"] == "failed":
+        err_console.print(f"[red]{what} failed[/red]: {task['error']}")
+        raise typer.Exit(1)
+    return task
+
+
+def model_options(
+    model: type[BaseModel],
+    exclude: tuple[str, ...] = (),
+    flags: dict[str, str] | None = None,
+    comma_lists: tuple[str, ...] = (),
+) -> Callable:
+    """Give a command one option per field of `model` (its type, default and description); the command gets them
+    as `body`, a dict to send as the request's JSON. An option is named after its field (`--seq-len`) unless
+    `flags` names it otherwise. List fields take repeated options; those in `comma_lists` also split each value at
+    commas (`--lora-targets q_proj,v_proj`)."""
+
+    def decorate(command: Callable) -> Callable:
+        signature = inspect.signature(command)
+        own = [
+            parameter.replace(kind=inspect.Parameter.KEYWORD_ONLY)  # Typer calls commands by keyword
+            for name, parameter in signature.parameters.items()
+            if name != "body"
+        ]
+        fields = {name: info for name, info in model.model_fields.items() if name not in exclude}
+        options = [_option(name, info, (flags or {}).get(name)) for name, info in fields.items()]
+
+        @functools.wraps(command)
+        def run(**values: Any) -> Any:
+            body = {name: _plain(values.pop(name), name in comma_lists) for name in fields}
+            return command(body={k: v for k, v in body.items() if v is not None}, **values)
+
+        # Required options first: Python's signature rules, which Typer reads, want defaults last.
+        parameters = sorted([*own, *options], key=lambda p: p.default is not inspect.Parameter.empty)
+        run.__signature__ = signature.replace(parameters=parameters)
+        return run
+
+    return decorate
+
+
+def _option(name: str, info, flag: str | None) -> inspect.Parameter:
+    annotation = info.annotation
+    flag = flag or "--" + name.replace("_", "-")
+    declarations = [f"{flag}/--no-{flag.removeprefix('--')}"] if _is_bool(annotation) else [flag]
+    option = typer.Option(*declarations, help=info.description)
+    default = inspect.Parameter.empty if info.is_required() else info.get_default(call_default_factory=True)
+    return inspect.Parameter(
+        name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=Annotated[annotation, option]
+    )
+
+
+def _is_bool(annotation) -> bool:
+    return annotation is bool or set(typing.get_args(annotation)) == {bool, type(None)}
+
+
+def _plain(value: Any, split_commas: bool) -> Any:
+    """Enum members as their values; list values split at commas when asked."""
+    if isinstance(value, list) and split_commas:
+        return [part.strip() for item in value for part in item.split(",") if part.strip()]
+    return getattr(value, "value", value)
