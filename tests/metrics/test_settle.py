@@ -1,0 +1,76 @@
+"""A job's last metrics are stored before the job leaves `running`: whoever sees it completed sees all of its
+steps (the verl PPO test once read a finished job whose last step was still in the follower's buffer)."""
+
+import asyncio
+import json
+import threading
+import uuid
+
+import pytest
+
+from tests.helpers import wait_until
+from training_platform.db.tables import Job
+from training_platform.jobs.runs import layout_of
+from training_platform.jobs.states import JobStatus
+from training_platform.runners.base import ExitInfo
+
+
+@pytest.fixture
+def server_loop(platform):
+    """The platform's metrics service bound to an event loop running in a thread, as under the API server."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    platform.metrics.hub.bind(loop)
+    yield loop
+    asyncio.run_coroutine_threadsafe(platform.metrics.stop_following(), loop).result(30)
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(10)
+
+
+def running_job(platform) -> Job:
+    job_id = uuid.uuid4().hex
+    job = Job(
+        id=job_id,
+        name=f"settle-{job_id[:6]}",
+        algorithm="sft",
+        engine="trl",
+        model_path="/models/m",
+        dataset_paths=["/data/d.jsonl"],
+        params={"max_steps": 3},
+        status=JobStatus.RUNNING.value,
+        output_dir=str(platform.settings.jobs_dir / job_id),
+        attempt=1,
+    )
+    layout_of(job).root.mkdir(parents=True)
+    return platform.jobs.store.add(job, "created for the test")
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_the_last_steps_are_stored_before_the_job_reads_completed(platform, server_loop):
+    job = running_job(platform)
+    seen_while_ending = []
+
+    class Probe:
+        def job_started(self, job): ...
+
+        def job_ending(self, job):
+            seen_while_ending.append(platform.jobs.find(job.id).status)
+
+        def job_finished(self, job): ...
+
+    platform.supervisor.listeners.append(Probe())
+    platform.metrics.job_started(job)  # followed as a launched job is
+    layout = layout_of(job)
+    wait_until(lambda: job.id in platform.metrics._followers, 10, message="the follower")
+    with open(layout.metrics_path, "a") as metrics:
+        for step in (1, 2, 3):
+            metrics.write(json.dumps({"step": step, "loss": {"total_loss": 1.0 / step}}) + "\n")
+    layout.status_path.write_text(json.dumps({"job_id": job.id, "status": "completed", "current_step": 3}))
+    platform.supervisor.on_exit(job.id, 1, ExitInfo(code=0))
+    # The moment it reads completed, all three steps are in the store, though the follower writes only every
+    # 100 steps or 30 s: they went in while the job was still running.
+    assert platform.jobs.find(job.id).status == "completed"
+    [series] = platform.metrics.query(job.id, ["loss"], None, None, None).series
+    assert series.steps == [1, 2, 3]
+    assert seen_while_ending == ["running"]
