@@ -72,8 +72,7 @@ $(CHROMIUM):
 
 ## run: install, build the web UI, initialise the database, add the demo model/data/job, serve on http://127.0.0.1:8000
 run: install web
-	$(BIN)/tplat demo
-	$(BIN)/tplat serve
+	$(BIN)/tplat serve --demo
 
 ## test: install with test extras, build the web UI, install Chromium if missing, build the CPU RL profile,
 ## run the whole suite (SQLite and the PostgreSQL at 127.0.0.1:5432; the browser tests drive the built UI)

@@ -1,6 +1,6 @@
 """Ray for tests, on loopback only, started and stopped by the test itself.
 
-Ray binds every interface unless its network namespace has nothing but `lo` (infra findings §3b), so
+Ray binds every interface unless its network namespace has nothing but `lo`, so
 Ray — and whatever must reach it — runs in a fresh namespace. Everything in the namespace is stopped by
 PID at the end (`ray stop` would kill every Ray process on the machine).
 """

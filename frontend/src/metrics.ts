@@ -1,4 +1,4 @@
-// The metric record on the wire (seed 000's grouped form) back to the platform's flat canonical keys, and the
+// The metric record on the wire back to the platform's flat canonical keys, and the
 // charts the job page shows (training_platform/metrics/canonical.py is the other half of this mapping).
 import type { GroupedRecord, WireNumber } from './api/types'
 
@@ -49,7 +49,7 @@ export interface ChartSpec {
   logScale?: boolean
 }
 
-/** The standard charts (seed 003 §6.2.2, MISSION §4); each appears once the job has logged one of its keys. */
+/** The standard charts; each appears once the job has logged one of its keys. */
 export const STANDARD_CHARTS: ChartSpec[] = [
   { id: 'loss', title: 'charts.loss', keys: ['loss', 'policy_loss', 'value_loss', 'eval_loss'] },
   { id: 'reward', title: 'charts.reward', keys: ['reward_mean', 'reward_min', 'reward_max'], band: { key: 'reward_mean', spread: 'reward_std' } },

@@ -73,7 +73,7 @@ def as_number(value: Any) -> float | None:
 
 
 def to_grouped(values: Mapping[str, float]) -> dict[str, Any]:
-    """Flat values → the grouped record of seed 000 (without step and timestamp)."""
+    """Flat values → the grouped record (without step and timestamp)."""
     record: dict[str, Any] = {}
     for key, value in values.items():
         group, name = CANONICAL_FIELDS.get(key, (CUSTOM_GROUP, key))

@@ -1,4 +1,4 @@
-"""What each algorithm needs from a dataset row (user guide §3.2 and §8.2.2), and the check of a file.
+"""What each algorithm needs from a dataset row, and the check of a file.
 
 - sft:  prompt + response, or a chat `messages` list (roles system/user/assistant)
 - dpo:  prompt + chosen + rejected

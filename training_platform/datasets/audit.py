@@ -1,6 +1,6 @@
 """The quality audit: every check names the rows it found (1-based row numbers of the file).
 
-Checks (user guide §3.3.3): format errors (unreadable rows, wrong types), empty or missing required fields,
+Checks: format errors (unreadable rows, wrong types), empty or missing required fields,
 exact duplicate prompts, near duplicates (MinHash), semantic duplicates (embeddings, optional), and length
 outliers in tokens, with the thresholds used. Duplicate checks look at the prompt, which is what makes two
 training rows teach the same thing.

@@ -1,4 +1,4 @@
-"""Distribution analysis (user guide §3.3.1): null rates per column, value counts of label fields, and
+"""Distribution analysis: null rates per column, value counts of label fields, and
 token-length histograms of the text fields, labelled with the tokenizer that counted them."""
 
 import numpy as np

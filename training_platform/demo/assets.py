@@ -48,7 +48,7 @@ def build_tokenizer(directory: Path):
     """A byte-level BPE trained on the demo task, saved so that AutoTokenizer reloads it with identical ids.
 
     transformers loads any folder whose config says qwen2 as Qwen2Tokenizer, which imposes Qwen2's
-    normalizer and pre-tokenizer (research: trl-cpu-findings gotcha 3); training with exactly those keeps
+    normalizer and pre-tokenizer; training with exactly those keeps
     the vocabulary and the ids it produces consistent.
     """
     from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers

@@ -1,4 +1,4 @@
-"""Live messages (seed 000 §1.3) and their in-process fan-out: one reader per job, any number of viewers."""
+"""Live messages and their in-process fan-out: one reader per job, any number of viewers."""
 
 import asyncio
 from collections import defaultdict

@@ -1,4 +1,4 @@
-"""History playback (seed 000 §1.3): recorded steps replayed at 0.1x-10x of the pace they were logged at."""
+"""History playback: recorded steps replayed at 0.1x-10x of the pace they were logged at."""
 
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any

