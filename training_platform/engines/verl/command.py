@@ -114,14 +114,17 @@ def _precision(engine: str, params: TrainingParams, target: Target) -> list[str]
 
 
 def _length(spec: RunSpec, prefix: str) -> list[str]:
+    """verl trains for total_training_steps, but never past total_epochs (its default is a few): a length in steps
+    gets enough epochs to reach it, whatever the data's size."""
     params = spec.params
     if params.max_steps:
-        return [f"{prefix}.total_training_steps={params.max_steps}"]
+        return [f"{prefix}.total_training_steps={params.max_steps}", f"{prefix}.total_epochs={params.max_steps}"]
     if float(params.num_epochs).is_integer():
         return [f"{prefix}.total_epochs={int(params.num_epochs)}"]
     # verl counts whole epochs; a fractional one is turned into steps of full batches.
     rows = sum(count_rows(Path(path)) for path in spec.dataset_paths)
-    return [f"{prefix}.total_training_steps={max(1, math.floor(rows / params.batch_size * params.num_epochs))}"]
+    steps = max(1, math.floor(rows / params.batch_size * params.num_epochs))
+    return [f"{prefix}.total_training_steps={steps}", f"{prefix}.total_epochs={math.ceil(params.num_epochs)}"]
 
 
 def _trainer(spec: RunSpec, target: Target, files: VerlFiles) -> list[str]:
