@@ -8,7 +8,7 @@ import psycopg
 import pytest
 from sqlalchemy.engine import make_url
 
-from tests.helpers import ServerProcess
+from tests.support.helpers import ServerProcess
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 POSTGRES_URL = os.environ.get("PLATFORM_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")

@@ -156,7 +156,7 @@ def bench_live(jobs: int = 10, viewers_per_job: int = 5, seconds: float = 15.0, 
     writer process appends lines to them; the latency is the writer's clock at write → the viewer's at receipt."""
     import httpx
 
-    from tests.helpers import ServerProcess, wait_until
+    from tests.support.helpers import ServerProcess, wait_until
 
     with tempfile.TemporaryDirectory() as home:
         server = ServerProcess(home=Path(home))

@@ -6,7 +6,7 @@ import time
 import pytest
 
 from tests.datasets.files import clean_sft_rows, write_jsonl
-from tests.helpers import ServerProcess
+from tests.support.helpers import ServerProcess
 
 LIMIT = 200_000
 

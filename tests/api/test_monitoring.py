@@ -8,7 +8,7 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from tests.helpers import ServerProcess
+from tests.support.helpers import ServerProcess
 
 
 def ws_url(server: ServerProcess, path: str) -> str:

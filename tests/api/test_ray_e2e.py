@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tests.ray_cluster import LoopbackRayCluster
+from tests.support.ray_cluster import LoopbackRayCluster
 
 pytestmark = pytest.mark.slow
 STEPS = 200
@@ -26,7 +26,7 @@ def ray_cluster(tmp_path_factory):
 
 def run_scenario(cluster: LoopbackRayCluster, scenario: str, home, demo_assets) -> dict:
     argv = [
-        *(sys.executable, "-m", "tests.api.ray_scenario", scenario, str(home)),
+        *(sys.executable, "-m", "tests.support.ray_scenario", scenario, str(home)),
         *(cluster.address, str(cluster.token_file), str(demo_assets["model"]), str(demo_assets["sft"])),
     ]
     result = subprocess.run(

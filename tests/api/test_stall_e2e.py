@@ -5,7 +5,7 @@ import signal
 
 import pytest
 
-from tests.helpers import ServerProcess, session_members, wait_until
+from tests.support.helpers import ServerProcess, session_members, wait_until
 
 pytestmark = pytest.mark.slow
 STALL_SECONDS = 20

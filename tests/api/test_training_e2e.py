@@ -9,7 +9,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from tests.helpers import ServerProcess, wait_until
+from tests.support.helpers import ServerProcess, wait_until
 
 pytestmark = pytest.mark.slow
 

@@ -14,8 +14,8 @@ import pytest
 import torch
 from safetensors.torch import load_file
 
-from tests.helpers import wait_until
-from tests.ray_cluster import LoopbackNamespace
+from tests.support.helpers import wait_until
+from tests.support.ray_cluster import LoopbackNamespace
 from training_platform.engines.verl.command import ray_temp_dir
 
 pytestmark = pytest.mark.slow
@@ -37,9 +37,9 @@ def namespace():
 def run_scenario(
     namespace: LoopbackNamespace, timeout: int, scenario: str, home: Path, assets: dict, *args: str
 ) -> dict:
-    """Run one scenario of tests/api/rl_scenario.py in the namespace; what it printed."""
+    """Run one scenario of tests/support/rl_scenario.py in the namespace; what it printed."""
     argv = [
-        *(sys.executable, "-m", "tests.api.rl_scenario", scenario),
+        *(sys.executable, "-m", "tests.support.rl_scenario", scenario),
         *(str(home), str(RL_PYTHON), str(assets["model"]), str(assets["grpo"]), *args),
     ]
     result = subprocess.run(

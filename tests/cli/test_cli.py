@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import ServerProcess, free_port
+from tests.support.helpers import ServerProcess, free_port
 from training_platform.cli.jobs import _new_lines, build_params
 
 

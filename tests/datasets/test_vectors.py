@@ -8,7 +8,7 @@ import pytest
 
 from tests.datasets.files import clean_sft_rows, write_jsonl
 from tests.datasets.test_service import upload, wait
-from tests.helpers import free_port, wait_until
+from tests.support.helpers import free_port, wait_until
 from training_platform.datafiles.formats import schema_for
 from training_platform.datafiles.table import load_table
 from training_platform.datasets.audit import AuditOptions, audit_table

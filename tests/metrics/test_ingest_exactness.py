@@ -159,7 +159,7 @@ def test_an_ingester_killed_at_random_instants_loses_and_doubles_nothing(platfor
     env = {**os.environ, "PYTHONPATH": os.getcwd()}
     while writing.is_set() or kills < 3:
         worker = subprocess.Popen(
-            [sys.executable, "-m", "tests.metrics.ingest_worker", platform.settings.database_url, job_id,
+            [sys.executable, "-m", "tests.support.ingest_worker", platform.settings.database_url, job_id,
              str(model.path)],
             stdout=subprocess.PIPE, env=env,
         )  # fmt: skip

@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from tests.helpers import wait_until
+from tests.support.helpers import wait_until
 from training_platform.db.tables import Job
 from training_platform.jobs.runs import layout_of
 from training_platform.jobs.states import JobStatus

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import psutil
 
-from tests.helpers import session_members, wait_until
+from tests.support.helpers import session_members, wait_until
 from training_platform.contract.run import LaunchSpec
 from training_platform.runners.base import ExitInfo, OutputFiles, ProcessHandle
 from training_platform.runners.local import LocalRunner

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
 
-from tests.helpers import ServerProcess
+from tests.support.helpers import ServerProcess
 
 REPO = Path(__file__).resolve().parents[2]
 WEB_INDEX = REPO / "training_platform" / "web" / "index.html"

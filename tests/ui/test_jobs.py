@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.helpers import ServerProcess, wait_until
+from tests.support.helpers import ServerProcess, wait_until
 from tests.ui.conftest import DEMO_MODEL, screenshot
 from tests.ui.elements import choose, form_item, points
 

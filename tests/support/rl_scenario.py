@@ -1,9 +1,9 @@
 """Run inside a loopback-only network namespace: a platform server whose verl runs in the CPU RL environment,
 and one verl job through its API; prints what happened, with the measured times and memory, as JSON.
 - train: a GRPO or PPO job with live metrics, a pause after the step-2 checkpoint, resume, export;
-  python -m tests.api.rl_scenario train HOME VERL_PYTHON MODEL_DIR RL_DATA grpo|ppo REWARD_MODEL_DIR
+  python -m tests.support.rl_scenario train HOME VERL_PYTHON MODEL_DIR RL_DATA grpo|ppo REWARD_MODEL_DIR
 - hang: a GRPO job whose custom reward never returns, left to the server's stall watch;
-  python -m tests.api.rl_scenario hang HOME VERL_PYTHON MODEL_DIR RL_DATA REWARD_FILE STALL_SECONDS"""
+  python -m tests.support.rl_scenario hang HOME VERL_PYTHON MODEL_DIR RL_DATA REWARD_FILE STALL_SECONDS"""
 
 import json
 import sys
@@ -14,7 +14,7 @@ from pathlib import Path
 import psutil
 from websockets.sync.client import connect
 
-from tests.helpers import ServerProcess, session_members, wait_until
+from tests.support.helpers import ServerProcess, session_members, wait_until
 
 RL_PARAMS = {
     "learning_rate": 1e-2,  # large, so that three steps visibly move the tiny policy

@@ -1,5 +1,5 @@
 """A follower loop in its own process, for tests that kill it at random instants:
-python -m tests.metrics.ingest_worker DATABASE_URL JOB_ID FILE"""
+python -m tests.support.ingest_worker DATABASE_URL JOB_ID FILE"""
 
 import sys
 import time

@@ -1,7 +1,7 @@
 """Run inside the Ray head's network namespace: a platform server configured for the cluster and one verl SFT job
 submitted to Ray through the API; prints what happened as JSON.
 
-    python -m tests.api.ray_scenario SCENARIO HOME RAY_ADDRESS TOKEN_FILE MODEL_DIR SFT_DATA
+    python -m tests.support.ray_scenario SCENARIO HOME RAY_ADDRESS TOKEN_FILE MODEL_DIR SFT_DATA
 
 - complete: the job runs to the end.
 - unreachable: the server reaches the dashboard through a proxy that is cut for CUT_SECONDS while the job trains.
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ray.job_submission import JobSubmissionClient
 
-from tests.helpers import ServerProcess, wait_until
+from tests.support.helpers import ServerProcess, wait_until
 from tests.support.tcp_proxy import TcpProxy
 
 CUT_SECONDS = 10
