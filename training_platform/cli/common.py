@@ -7,19 +7,22 @@ import inspect
 import json
 import time
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from pydantic import BaseModel
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeElapsedColumn, TransferSpeedColumn
+from rich.table import Table
 
 from training_platform.cli.client import ApiClient
 from training_platform.settings import get_settings
 
 console = Console(soft_wrap=True)  # messages stay on one line for scripts; tables lay themselves out
 err_console = Console(stderr=True)
+UPLOAD_CHUNK_BYTES = 1 << 20
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the API's JSON instead of a table.")]
 
 
@@ -45,6 +48,30 @@ def follow_task(path: str, task: dict, what: str) -> dict:
         err_console.print(f"[red]{what} failed[/red]: {task['error']}")
         raise typer.Exit(1)
     return task
+
+
+def upload(path: Path, what: str, send: Callable[[Iterator[bytes]], Any]) -> Any:
+    """`send(chunks)` with the file's bytes streamed a MiB at a time, under a progress bar of the bytes sent."""
+    columns = [TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TransferSpeedColumn()]
+    with Progress(*columns, console=err_console, transient=True) as progress, open(path, "rb") as handle:
+        task = progress.add_task(what, total=path.stat().st_size)
+
+        def chunks() -> Iterator[bytes]:
+            while chunk := handle.read(UPLOAD_CHUNK_BYTES):
+                progress.update(task, advance=len(chunk))
+                yield chunk
+
+        return send(chunks())
+
+
+def print_tasks(tasks: list[dict]) -> None:
+    """Background tasks (a dataset's audits, a job's exports) as a table, newest first as the API lists them."""
+    table = Table("id", "kind", "status", "progress", "message", "created")
+    for task in tasks:
+        message = task["error"] or task["message"]
+        created = task["created_at"][:19]
+        table.add_row(task["id"][:12], task["kind"], task["status"], f"{task['progress']:.0%}", message, created)
+    console.print(table)
 
 
 def model_options(

@@ -6,16 +6,24 @@ Everything goes through the API, except `audit FILE`, which checks a local file 
 import json
 import re
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeElapsedColumn, TransferSpeedColumn
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from training_platform.cli.common import JsonOpt, client, console, err_console, follow_task, print_json
+from training_platform.cli.common import (
+    JsonOpt,
+    client,
+    console,
+    err_console,
+    follow_task,
+    print_json,
+    print_tasks,
+    upload,
+)
 from training_platform.errors import field_errors_from_pydantic
 from training_platform.settings import get_settings
 
@@ -25,18 +33,10 @@ KindOpt = Annotated[str, typer.Option("--algorithm", "-a", help="sft, dpo, grpo,
 FieldOpt = Annotated[
     list[str], typer.Option("--field", help="Field mapping FIELD=COLUMN (e.g. prompt=question); repeatable.")
 ]
-_CHUNK = 1 << 20
 
 
-def _file_chunks(path: Path, progress: Progress, task) -> Iterator[bytes]:
-    with open(path, "rb") as handle:
-        while chunk := handle.read(_CHUNK):
-            progress.update(task, advance=len(chunk))
-            yield chunk
-
-
-@app.command()
-def upload(
+@app.command("upload")
+def upload_file(
     file: Annotated[Path, typer.Argument(help="A .json, .jsonl or .parquet file.", exists=True, dir_okay=False)],
     algorithm: KindOpt,
     name: Annotated[str | None, typer.Option(help="Dataset name (default: the file name without suffix).")] = None,
@@ -55,11 +55,11 @@ def upload(
         "label_fields": label,
         "allow_invalid_rows": allow_invalid_rows,
     }
-    columns = [TextColumn("uploading {task.description}"), BarColumn(), DownloadColumn(), TransferSpeedColumn()]
-    with Progress(*columns, console=err_console, transient=True) as progress:
-        task = progress.add_task(file.name, total=file.stat().st_size)
-        chunks = _file_chunks(file, progress, task)
-        dataset = client().post("/datasets/upload", params=params, content=chunks, timeout=None)
+    dataset = upload(
+        file,
+        f"uploading {file.name}",
+        lambda chunks: client().post("/datasets/upload", params=params, content=chunks, timeout=None),
+    )
     console.print(
         f"registered dataset [bold]{dataset['name']}[/bold] ({dataset['id']}): {dataset['kind']}, "
         f"{dataset['num_rows']} rows, {dataset['num_invalid']} invalid"
@@ -213,13 +213,7 @@ def versions(dataset: DatasetArg, as_json: JsonOpt = False) -> None:
 @app.command()
 def tasks(dataset: DatasetArg) -> None:
     """The dataset's background tasks (audits, indexes, deduplications), newest first."""
-    table = Table("id", "kind", "status", "progress", "message", "created")
-    for task in client().get(f"/datasets/{dataset}/tasks"):
-        message = task["error"] or task["message"]
-        table.add_row(
-            task["id"][:12], task["kind"], task["status"], f"{task['progress']:.0%}", message, task["created_at"][:19]
-        )
-    console.print(table)
+    print_tasks(client().get(f"/datasets/{dataset}/tasks"))
 
 
 @app.command()

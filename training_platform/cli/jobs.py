@@ -10,7 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from training_platform.cli.common import client as _client
-from training_platform.cli.common import console, follow_task, model_options
+from training_platform.cli.common import console, follow_task, model_options, print_tasks
 from training_platform.jobs.schemas import JobCreate
 
 app = typer.Typer(help="Create, control and follow training jobs.", no_args_is_help=True)
@@ -211,13 +211,7 @@ def export(
 @app.command()
 def tasks(job: JobArg) -> None:
     """The job's background tasks (checkpoint exports), newest first."""
-    table = Table("id", "kind", "status", "progress", "message", "created")
-    for task in _client().get(f"/jobs/{job}/tasks"):
-        message = task["error"] or task["message"]
-        table.add_row(
-            task["id"][:12], task["kind"], task["status"], f"{task['progress']:.0%}", message, task["created_at"][:19]
-        )
-    console.print(table)
+    print_tasks(_client().get(f"/jobs/{job}/tasks"))
 
 
 @app.command()

@@ -1,25 +1,15 @@
 """`tplat metrics ...`: import metrics files (also of runs the platform did not launch), inspect and export them."""
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Literal
 
 import typer
-from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TransferSpeedColumn
 from rich.table import Table
 
-from training_platform.cli.common import client, console, err_console
+from training_platform.cli.common import client, console, err_console, upload
 
 app = typer.Typer(help="Import, inspect and export training metrics.", no_args_is_help=True)
 JobArg = Annotated[str, typer.Argument(help="Job name or id.")]
-_CHUNK = 1 << 20
-
-
-def _chunks(path: Path, progress: Progress, task) -> Iterator[bytes]:
-    with open(path, "rb") as handle:
-        while chunk := handle.read(_CHUNK):
-            progress.update(task, advance=len(chunk))
-            yield chunk
 
 
 @app.command()
@@ -31,15 +21,13 @@ def ingest(
     job: Annotated[str, typer.Option(help="Job name or id; an unknown name creates an external job.")],
 ) -> None:
     """Send a metrics file to the platform. Sending it again imports only what is new (or rewritten)."""
-    columns = [TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TransferSpeedColumn()]
-    with Progress(*columns, console=err_console, transient=True) as progress:
-        task = progress.add_task(f"sending {file.name}", total=file.stat().st_size)
-        report = client().post(
-            f"/monitoring/{job}/metrics/import",
-            params={"filename": file.name},
-            content=_chunks(file, progress, task),
-            timeout=None,
-        )
+    report = upload(
+        file,
+        f"sending {file.name}",
+        lambda chunks: client().post(
+            f"/monitoring/{job}/metrics/import", params={"filename": file.name}, content=chunks, timeout=None
+        ),
+    )
     console.print(
         f"job [bold]{report['job_name']}[/bold] ({report['job_id']}): {report['records']} step records, "
         f"{report['values']} values from {report['bytes_read']} new bytes"
