@@ -44,6 +44,8 @@ def test_the_code_keeps_every_contract():
         ("contract/planted.py", "import fastapi", "The training side needs none of the server's packages"),
         # A router reading tables.
         ("api/routers/planted.py", "from training_platform.db import tables", "Routers translate HTTP"),
+        # A command opening the platform beside a running server.
+        ("cli/planted.py", "from training_platform.platform import Platform", "The CLI reaches the platform over HTTP"),
     ],
 )
 def test_a_planted_violation_breaks_its_contract(tmp_path, module, planted, contract):
