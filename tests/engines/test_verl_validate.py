@@ -114,3 +114,25 @@ def test_not_a_verl_command():
     with pytest.raises(CommandError, match="unknown verl entry point"):
         split_command(["python", "-m", "verl.trainer.main_dpo"])
     assert split_command(SFT) == ("verl.trainer.sft_trainer", SFT[5:])
+
+
+def test_one_validation_process_answers_many_commands_and_a_new_one_follows_a_dead_one():
+    import os
+    import signal
+    import sys
+
+    from training_platform.engines.verl.validator import ValidationWorker
+
+    worker = ValidationWorker(sys.executable, {"HF_HUB_OFFLINE": "1"})
+    try:
+        [problem] = worker.validate([*GRPO, "data.bogus=1"])
+        assert problem["override"] == "data.bogus"
+        first = worker._process.pid
+        assert worker.validate(GRPO) == [] and worker._process.pid == first  # verl imported once
+        os.kill(first, signal.SIGKILL)
+        assert worker.validate(GRPO) == [] and worker._process.pid != first
+        [refused] = worker.validate(["python3", "-m", "not.verl"])
+        assert refused["override"] == "command" and "unknown verl entry point" in refused["message"]
+    finally:
+        worker.close()
+    assert worker._process is None

@@ -15,6 +15,7 @@ import argparse
 import contextlib
 import importlib.util
 import json
+import os
 import re
 import sys
 from dataclasses import asdict, dataclass
@@ -227,6 +228,10 @@ def _problems(command: list[str]) -> list[Problem]:
 
 def serve() -> int:
     """Answer each line of stdin (a command as a JSON list of arguments) with one line: its problems as JSON."""
+    # The answers keep the process's stdout to themselves: whatever else writes to file descriptor 1 (verl, a
+    # library's C code) goes to stderr instead.
+    answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)
     for line in sys.stdin:
         try:
             command = json.loads(line)
@@ -235,7 +240,8 @@ def serve() -> int:
             problems = _problems(command)
         except ValueError as error:
             problems = [Problem("command", f"not a command: {error}")]
-        print(json.dumps([asdict(p) for p in problems]), flush=True)
+        answers.write(json.dumps([asdict(p) for p in problems]) + "\n")
+        answers.flush()
     return 0
 
 

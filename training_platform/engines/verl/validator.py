@@ -15,6 +15,8 @@ import threading
 from functools import cache
 
 IDLE_SECONDS = 600.0
+# The process cannot be asked: it died, hangs, or answered something that is not an answer.
+_FAILURES = (OSError, TimeoutError, EOFError, ValueError)
 ANSWER_TIMEOUT_S = 120.0
 
 
@@ -45,10 +47,10 @@ class ValidationWorker:
             try:
                 try:
                     return self._ask(argv)
-                except (OSError, TimeoutError, EOFError):
+                except _FAILURES:
                     self._stop()
                     return self._ask(argv)  # once more, in a fresh process
-            except (OSError, TimeoutError, EOFError) as error:
+            except _FAILURES as error:
                 self._stop()
                 return [{"override": "command", "message": f"verl validation did not run: {error}{self._tail()}"}]
             finally:
