@@ -55,10 +55,18 @@ def database_url(request, tmp_path):
 
 
 @pytest.fixture
-def settings(tmp_path, database_url):
+def settings(tmp_path, tmp_path_factory, database_url):
     from training_platform.settings import Settings
 
-    return Settings(home=tmp_path / "home", database_url=database_url, stop_grace_seconds=3, embedding_cpu_threads=1)
+    return Settings(
+        home=tmp_path / "home",
+        database_url=database_url,
+        stop_grace_seconds=3,
+        embedding_cpu_threads=1,
+        # Models and datasets are read by path only from under the data roots: the tests' files are all under
+        # pytest's base directory (demo_assets, tmp_path).
+        data_roots=[str(tmp_path_factory.getbasetemp())],
+    )
 
 
 @pytest.fixture

@@ -1,8 +1,18 @@
-"""Wires the services together from the settings; the API and the CLI both start from here."""
+"""Wires the services together from the settings; the API and the CLI both start from here.
 
-from dataclasses import dataclass
+One platform owns a data directory: its supervisor is the only one that may start, stop and settle the jobs
+there (a second would settle the first one's running jobs as lost, or start them twice). `Platform.open` holds
+an exclusive lock on `<home>/platform.lock` until `close`, or until the process ends however it ends.
+"""
+
+import fcntl
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
 
 from training_platform.compute.service import ComputeService
+from training_platform.datafiles.io import ReadLimits
 from training_platform.datasets.service import DatasetService
 from training_platform.datasets.storage import DatasetStorage
 from training_platform.datasets.store import DatasetStore
@@ -20,6 +30,12 @@ from training_platform.runners.local import LocalRunner
 from training_platform.runners.ray import RayRunner
 from training_platform.settings import Settings
 
+LOCK_FILE = "platform.lock"
+
+
+class HomeInUseError(RuntimeError):
+    """Another platform process holds the data directory."""
+
 
 @dataclass
 class Platform:
@@ -31,14 +47,27 @@ class Platform:
     datasets: DatasetService
     metrics: MetricsService
     compute: ComputeService
+    home_lock: TextIO | None = field(default=None, repr=False)
 
     @classmethod
     def open(cls, settings: Settings) -> "Platform":
-        """Connect to the database and bring its schema up to date (`alembic upgrade head`)."""
+        """Take the data directory, connect to the database and bring its schema up to date."""
         settings.home.mkdir(parents=True, exist_ok=True)
+        home_lock = lock_home(settings.home)
+        try:
+            platform = cls._open(settings)
+        except BaseException:
+            home_lock.close()
+            raise
+        platform.home_lock = home_lock
+        return platform
+
+    @classmethod
+    def _open(cls, settings: Settings) -> "Platform":
         db = Database(settings.database_url)
         db.upgrade()
-        models = ModelService(ModelStore(db))
+        models = ModelService(ModelStore(db), settings.path_roots)
+        limits = ReadLimits(settings.max_json_depth, settings.max_decoded_bytes)
         datasets = DatasetService(
             DatasetStore(db),
             DatasetStorage(settings.datasets_dir, settings.dataset_max_upload_bytes),
@@ -46,6 +75,8 @@ class Platform:
             VectorStore(settings.vector_uri, settings.milvus_token),
             Embedder(settings.embedding_batch_size, settings.embedding_cpu_threads),
             settings.dataset_error_limit,
+            settings.path_roots,
+            limits,
         )
         store = JobStore(db)
         supervisor = JobSupervisor(
@@ -55,13 +86,23 @@ class Platform:
             settings.train_cpu_threads,
             settings.job_stall_seconds,
         )
-        jobs = JobService(store, supervisor, settings.jobs_dir, settings.dataset_error_limit, datasets.resolve)
+        jobs = JobService(
+            store,
+            supervisor,
+            settings.jobs_dir,
+            settings.dataset_error_limit,
+            datasets.resolve,
+            settings.path_roots,
+            limits,
+        )
         metrics = MetricsService(
             MetricStore(db),
             jobs,
             settings.metrics_flush_records,
             settings.metrics_flush_seconds,
             settings.metrics_max_import_bytes,
+            settings.metrics_max_points,
+            settings.max_websockets,
         )
         supervisor.listeners.append(metrics)
         return cls(
@@ -72,7 +113,7 @@ class Platform:
             models=models,
             datasets=datasets,
             metrics=metrics,
-            compute=ComputeService(),
+            compute=ComputeService(settings.path_roots),
         )
 
     @property
@@ -84,6 +125,30 @@ class Platform:
         self.jobs.close()
         self.datasets.close()
         self.db.dispose()
+        if self.home_lock is not None:
+            self.home_lock.close()  # releases the lock
+            self.home_lock = None
+
+
+def lock_home(home: Path) -> TextIO:
+    """Hold `home` for this process (released when the returned file is closed, or the process ends);
+    HomeInUseError names the process that holds it."""
+    handle = open(home / LOCK_FILE, "a+", encoding="utf-8")  # not inherited by the processes the platform starts
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.seek(0)
+        holder = handle.read().strip() or "unknown"
+        handle.close()
+        raise HomeInUseError(
+            f"the data directory {home} is in use by another platform server (pid {holder}): stop that one, or "
+            "give this one a data directory of its own (PLATFORM_HOME)"
+        ) from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"{os.getpid()}\n")
+    handle.flush()
+    return handle
 
 
 def _runners(settings: Settings) -> dict[str, Runner]:

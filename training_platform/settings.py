@@ -4,8 +4,13 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import Field, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from typing import Annotated
+
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+# A list setting reads as comma-separated text from the environment (PLATFORM_DATA_ROOTS=/data,/models).
+CommaList = Annotated[list[str], NoDecode]
 
 
 class Settings(BaseSettings):
@@ -57,12 +62,63 @@ class Settings(BaseSettings):
         default=False, description="Create and register the offline demo model, datasets and job at start."
     )
 
+    # Security (docs/security.md). Every limit below is one an attacker would otherwise choose.
+    admin_token: SecretStr | None = Field(
+        default=None,
+        description="An admin API token accepted at start (for scripts, tests and CI), besides the users' own.",
+    )
+    allowed_hosts: CommaList = Field(
+        default_factory=list,
+        description="Host names the server answers to, besides loopback and the bound interface (DNS rebinding).",
+    )
+    allowed_origins: CommaList = Field(
+        default_factory=list,
+        description="Browser origins (scheme://host:port) allowed besides the server's own, e.g. a UI dev server.",
+    )
+    session_hours: float = Field(default=12.0, gt=0, le=24 * 90, description="How long a web login lasts.")
+    login_attempts_per_minute: int = Field(
+        default=10, ge=1, description="Failed logins allowed per client address and per user name each minute."
+    )
+    data_roots: CommaList = Field(
+        default_factory=list,
+        description="Directories models and datasets may be registered from by path (the home is always one).",
+    )
+    reward_code_dir: Path | None = Field(
+        default=None, description="Directory custom reward functions may be loaded from; empty allows none."
+    )
+    validation_concurrency: int = Field(
+        default=2, ge=1, description="Engine validations (subprocesses) running at once; more wait their turn."
+    )
+    max_request_bytes: int = Field(
+        default=16 * 2**20, ge=1024, description="Largest request body, uploads aside (see the upload limits)."
+    )
+    max_json_depth: int = Field(default=64, ge=2, le=1000, description="Deepest nesting of a JSON value read.")
+    max_decoded_bytes: int = Field(
+        default=8 * 2**30,
+        ge=2**20,
+        description="Largest size a dataset file may decode to (a compressed Parquet file can expand 1000-fold).",
+    )
+    metrics_max_points: int = Field(
+        default=100_000, ge=10, description="Points one metrics query may return across its keys."
+    )
+    max_websockets: int = Field(default=256, ge=1, description="Live WebSocket connections open at once.")
+
+    @field_validator("allowed_hosts", "allowed_origins", "data_roots", mode="before")
+    @classmethod
+    def _split_commas(cls, value):
+        if isinstance(value, str):
+            return [item.strip() for item in value.split(",") if item.strip()]
+        return value
+
     @model_validator(mode="after")
     def _resolve_paths(self) -> "Settings":
         self.home = self.home.expanduser().resolve()
         if self.verl_python:
             # Not resolved: a virtual environment's python is a symlink, and it only works under its own name.
             self.verl_python = Path(os.path.abspath(self.verl_python.expanduser()))
+        self.data_roots = [str(Path(root).expanduser().resolve()) for root in self.data_roots]
+        if self.reward_code_dir:
+            self.reward_code_dir = self.reward_code_dir.expanduser().resolve()
         if not self.database_url:
             self.database_url = f"sqlite:///{self.home / 'platform.db'}"
         if not self.url:
@@ -80,6 +136,11 @@ class Settings(BaseSettings):
     @property
     def datasets_dir(self) -> Path:
         return self.home / "datasets"
+
+    @property
+    def path_roots(self) -> list[Path]:
+        """Where models and datasets may be read from by path: the home and the admin's data roots."""
+        return [self.home, *(Path(root) for root in self.data_roots)]
 
     @property
     def vector_uri(self) -> str:

@@ -16,7 +16,9 @@ export function messageOf(error: unknown): string {
   return t('errors.unexpected')
 }
 
+/** A short notice; none for a 401, after which the login page opens (see useSession). A 403 shows the server's reason. */
 export function notifyError(error: unknown): void {
+  if (error instanceof ApiError && error.status === 401) return
   ElMessage({ type: 'error', message: messageOf(error), showClose: true, duration: 6000 })
 }
 

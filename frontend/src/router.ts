@@ -1,10 +1,18 @@
 import { createRouter, createWebHistory } from 'vue-router'
 
+declare module 'vue-router' {
+  interface RouteMeta {
+    /** A page anyone may open (the login page); every other one needs a session (see main.ts). */
+    public?: boolean
+  }
+}
+
 // Each page is its own chunk: the jobs list does not wait for the dataset or configurator code.
 export const router = createRouter({
   history: createWebHistory(),
   routes: [
     { path: '/', redirect: '/jobs' },
+    { path: '/login', name: 'login', component: () => import('./views/LoginView.vue'), meta: { public: true } },
     { path: '/jobs', name: 'jobs', component: () => import('./views/JobsList.vue') },
     { path: '/jobs/new', name: 'job-new', component: () => import('./views/JobCreate.vue') },
     { path: '/jobs/:id', name: 'job', component: () => import('./views/JobDetail.vue'), props: true },

@@ -49,8 +49,8 @@ def write_lines(path: Path, records: list[dict]) -> None:
 def test_live_viewers_get_every_step_of_a_running_job_then_finished(server, demo_assets):
     job = sft_job(server, demo_assets, "live-1", steps=40)
     with (
-        connect(ws_url(server, f"/monitoring/{job['id']}/live")) as first,
-        connect(ws_url(server, f"/monitoring/{job['name']}/live")) as second,
+        connect(ws_url(server, f"/monitoring/{job['id']}/live"), additional_headers=server.auth_headers) as first,
+        connect(ws_url(server, f"/monitoring/{job['name']}/live"), additional_headers=server.auth_headers) as second,
     ):
         assert json.loads(first.recv(timeout=10))["type"] == "status"  # pending; the viewer waits
         assert server.api.post(f"/jobs/{job['id']}/start").status_code == 200
@@ -72,14 +72,16 @@ def test_live_viewers_get_every_step_of_a_running_job_then_finished(server, demo
 def test_a_reconnecting_viewer_gets_the_gap(server, demo_assets):
     job = sft_job(server, demo_assets, "live-reconnect", steps=250, learning_rate=1e-3)
     server.api.post(f"/jobs/{job['id']}/start")
-    with connect(ws_url(server, f"/monitoring/{job['id']}/live")) as socket:
+    with connect(ws_url(server, f"/monitoring/{job['id']}/live"), additional_headers=server.auth_headers) as socket:
         seen = []
         while len(seen) < 20:
             message = json.loads(socket.recv(timeout=120))
             if message["type"] == "metric":
                 seen.append(message["data"]["step"])
     server.wait_for_step(job["id"], seen[-1] + 30)  # steps go by while the viewer is away
-    with connect(ws_url(server, f"/monitoring/{job['id']}/live?since_step={seen[-1]}")) as socket:
+    with connect(
+        ws_url(server, f"/monitoring/{job['id']}/live?since_step={seen[-1]}"), additional_headers=server.auth_headers
+    ) as socket:
         rest = steps_of(receive_until_finished(socket))
     assert rest == list(range(seen[-1] + 1, 251))
     assert seen == list(range(1, seen[-1] + 1))
@@ -90,7 +92,9 @@ def test_playback_at_10x_sends_every_step_in_order_with_progress(server, demo_as
     job = sft_job(server, demo_assets, "playback", steps=30)
     server.api.post(f"/jobs/{job['id']}/start")
     server.wait_for_status(job["id"], "completed")
-    with connect(ws_url(server, f"/monitoring/{job['id']}/playback?speed=10")) as socket:
+    with connect(
+        ws_url(server, f"/monitoring/{job['id']}/playback?speed=10"), additional_headers=server.auth_headers
+    ) as socket:
         messages = []
         while True:
             messages.append(json.loads(socket.recv(timeout=60)))
@@ -100,7 +104,10 @@ def test_playback_at_10x_sends_every_step_in_order_with_progress(server, demo_as
     metrics = messages[1:-1]
     assert [m["data"]["step"] for m in metrics] == list(range(1, 31))
     assert [m["current_index"] for m in metrics] == list(range(30)) and metrics[-1]["progress"] == 1.0
-    with connect(ws_url(server, f"/monitoring/{job['id']}/playback?start_step=10&end_step=12&speed=0.5")) as socket:
+    with connect(
+        ws_url(server, f"/monitoring/{job['id']}/playback?start_step=10&end_step=12&speed=0.5"),
+        additional_headers=server.auth_headers,
+    ) as socket:
         info = json.loads(socket.recv(timeout=10))
         assert (info["total_metrics"], info["start_step"], info["end_step"]) == (3, 10, 12)
 
@@ -201,8 +208,8 @@ def test_bad_monitoring_requests(server, tmp_path):
     inverted = server.api.get("/monitoring/bad-requests/metrics", params={"start_step": 9, "end_step": 2})
     assert inverted.status_code == 422 and inverted.json()["errors"][0]["field"] == "start_step"
     with pytest.raises(InvalidStatus):
-        connect(ws_url(server, "/monitoring/nope/live"))
+        connect(ws_url(server, "/monitoring/nope/live"), additional_headers=server.auth_headers)
     with pytest.raises(InvalidStatus):
-        connect(ws_url(server, "/monitoring/bad-requests/playback?speed=20"))
+        connect(ws_url(server, "/monitoring/bad-requests/playback?speed=20"), additional_headers=server.auth_headers)
     bad_name = server.cli("metrics", "ingest", str(path), "--job", "no spaces allowed")
     assert bad_name.returncode == 1 and "job: String should match pattern" in bad_name.stderr

@@ -27,7 +27,10 @@ def verl_sft(demo_assets, name: str, **params) -> dict:
 def test_verl_sft_trains_streams_pauses_resumes_and_exports(server, demo_assets):
     job = server.create_job(**verl_sft(demo_assets, "verl-sft"))
     assert job["engine"] == "verl"
-    live = connect(server.url.replace("http", "ws") + f"/api/v1/monitoring/{job['id']}/live")
+    live = connect(
+        server.url.replace("http", "ws") + f"/api/v1/monitoring/{job['id']}/live",
+        additional_headers=server.auth_headers,
+    )
     assert json.loads(live.recv(timeout=10))["type"] == "status"
     server.api.post(f"/jobs/{job['id']}/start")
     seen = []

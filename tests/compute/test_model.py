@@ -6,6 +6,7 @@ import pytest
 import torch
 from transformers import AutoModelForCausalLM, LlamaConfig, MistralConfig, Qwen2Config
 
+from training_platform.common.paths import OUTSIDE_ROOTS
 from training_platform.compute.model import PRESETS, from_hf_config, resolve_model
 from training_platform.errors import InvalidInputError
 
@@ -40,7 +41,7 @@ def test_published_sizes():
 
 
 def test_a_local_config_json_matches_the_real_model(demo_assets):
-    spec = resolve_model(str(demo_assets["model"]))
+    spec = resolve_model(str(demo_assets["model"]), [demo_assets["model"].parent])
     model = AutoModelForCausalLM.from_pretrained(demo_assets["model"])
     assert spec.num_parameters == sum(p.numel() for p in model.parameters())
     assert spec.tie_embeddings and spec.attention_bias and spec.head_dim == 32
@@ -66,13 +67,19 @@ def test_lora_parameters_count_rank_times_in_plus_out():
 def test_bad_configs_name_the_field(tmp_path, config, field, message):
     (tmp_path / "config.json").write_text(json.dumps(config))
     with pytest.raises(InvalidInputError) as caught:
-        resolve_model(str(tmp_path))
+        resolve_model(str(tmp_path), [tmp_path])
     errors = {e.field: e.message for e in caught.value.errors}
     assert field in errors and message in errors[field], errors
 
 
-def test_unknown_preset_or_path():
+def test_unknown_preset_or_path(tmp_path):
     with pytest.raises(InvalidInputError, match="neither a preset"):
-        resolve_model("GPT-5")
+        resolve_model(str(tmp_path / "GPT-5"), [tmp_path])
+    # Outside the data roots a path is refused before anything looks at it.
+    for outside in ("GPT-5", str(tmp_path), "/etc/hostname", "/nonexistent/config.json"):
+        with pytest.raises(InvalidInputError) as caught:
+            resolve_model(outside, [tmp_path / "data"])
+        [error] = caught.value.errors
+        assert error.field == "model" and error.message.endswith(OUTSIDE_ROOTS) and outside not in error.message
     assert from_hf_config({"vocab_size": 10, "hidden_size": 8, "intermediate_size": 16, "num_hidden_layers": 1,
                            "num_attention_heads": 2}, "x").num_kv_heads == 2  # fmt: skip

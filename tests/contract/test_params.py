@@ -36,6 +36,17 @@ def test_defaults_follow_the_user_guide():
         (Algorithm.GRPO, {"rewards": [{"type": "custom"}]}, "params.rewards.0.function", "required"),
         (Algorithm.GRPO, {"batch_size": 3, "rollout_n": 2, "micro_batch_size": 4}, "params", "batch_size x rollout_n"),
         (Algorithm.PPO, {}, "params.reward_model_path", "Field required"),
+        # Values an engine pastes into a command line, each checked against its own grammar.
+        (
+            Algorithm.SFT,
+            {"lora": {"target_modules": ["q_proj", "x,${oc.env:HOME}"]}},
+            "params.lora.target_modules",
+            "not a module name",
+        ),
+        (Algorithm.SFT, {"lora": {"target_modules": ["q_proj]"]}}, "params.lora.target_modules", "not a module name"),
+        (Algorithm.SFT, {"lora": {"target_modules": []}}, "params.lora.target_modules", "at least one module"),
+        (Algorithm.PPO, {"reward_model_path": "/m/${oc.env:HOME}"}, "params.reward_model_path", "'$'"),
+        (Algorithm.PPO, {"reward_model_path": "/m\nx"}, "params.reward_model_path", "control characters"),
     ],
 )
 def test_invalid_parameters_name_the_field(algorithm, params, field, fragment):

@@ -61,7 +61,7 @@ def test_malformed_lines_are_reported_with_their_number_and_skipped(tmp_path):
     assert [r.step for r in batch.records] == [1, 2]
     assert [(m.line_number, m.reason) for m in batch.malformed] == [
         (2, "invalid JSON: Expecting property name enclosed in double quotes at column 2"),
-        (3, "'step' must be a non-negative integer, got -1"),
+        (3, "'step' must be an integer from 0 to 2**62, got -1"),
         (4, "not a JSON object"),
     ]
     assert batch.records[1].line_number == 6

@@ -1,10 +1,13 @@
-"""The local runner with real processes: exit codes, logs, stop escalation, process groups, adoption."""
+"""The local runner with real processes: exit codes, logs, stop escalation, process groups, adoption, the
+environment a process gets, and a run found by its launch id."""
 
+import json
 import os
 import signal
 import sys
 import threading
 import time
+import uuid
 from pathlib import Path
 
 import psutil
@@ -12,7 +15,7 @@ import psutil
 from tests.support.helpers import session_members, wait_until
 from training_platform.contract.run import LaunchSpec
 from training_platform.runners.base import ExitInfo, OutputFiles, ProcessHandle
-from training_platform.runners.local import LocalRunner
+from training_platform.runners.local import LAUNCH_ID_VARIABLE, LocalRunner
 
 
 def python(code: str, tmp_path) -> LaunchSpec:
@@ -26,8 +29,8 @@ def output(tmp_path) -> OutputFiles:
     return OutputFiles(tmp_path / "logs" / "out.log", tmp_path / "logs" / "err.log")
 
 
-def start(runner, spec, tmp_path) -> ProcessHandle:
-    return runner.start(spec, output(tmp_path))
+def start(runner, spec, tmp_path, launch_id: str | None = None) -> ProcessHandle:
+    return runner.start(spec, output(tmp_path), launch_id or f"tplat-{uuid.uuid4().hex}")
 
 
 def exit_waiter(runner, handle):
@@ -171,3 +174,50 @@ def test_stop_of_a_finished_process_is_harmless(tmp_path):
     exit_waiter(runner, handle)()
     runner.stop(handle, grace_seconds=0.5)
     assert not runner.is_alive(handle)
+
+
+def test_a_process_gets_only_the_environment_it_needs(tmp_path, monkeypatch):
+    secrets = {
+        "PLATFORM_ADMIN_TOKEN": "admin-secret",
+        "PLATFORM_DATABASE_URL": "postgresql://u:db-secret@h/d",
+        "PLATFORM_SECRET_KEY": "key-secret",
+        "PLATFORM_MILVUS_TOKEN": "milvus-secret",
+        "HF_TOKEN": "hf-secret",
+        "RAY_AUTH_TOKEN": "ray-secret",
+        "AWS_SECRET_ACCESS_KEY": "aws-secret",
+        "SOME_UNRELATED_VARIABLE": "x",
+    }
+    needed = {"HF_HOME": "/hf", "CUDA_VISIBLE_DEVICES": "0", "NCCL_DEBUG": "WARN", "LC_ALL": "C.UTF-8"}
+    for name, value in {**secrets, **needed, "PLATFORM_HOME": str(tmp_path)}.items():
+        monkeypatch.setenv(name, value)
+    runner = LocalRunner()
+    spec = LaunchSpec(
+        argv=[sys.executable, "-c", "import json, os; print(json.dumps(dict(os.environ)))"],
+        cwd=tmp_path,
+        env={"PLATFORM_JOB_ID": "j1"},
+    )
+    handle = start(runner, spec, tmp_path, launch_id="tplat-env")
+    assert exit_waiter(runner, handle)().code == 0
+    env = json.loads((tmp_path / "logs" / "out.log").read_text().splitlines()[-1])
+    assert not set(secrets) & set(env)
+    assert not any("secret" in value for value in env.values())
+    assert {name: env.get(name) for name in needed} == needed
+    assert env["PATH"] == os.environ["PATH"] and env["PLATFORM_HOME"] == str(tmp_path)
+    assert env["PLATFORM_JOB_ID"] == "j1" and env[LAUNCH_ID_VARIABLE] == "tplat-env"
+
+
+def test_a_run_is_found_by_its_launch_id_and_its_orphans_are_ended(tmp_path):
+    first = LocalRunner()
+    launch_id = f"tplat-{uuid.uuid4().hex}"
+    handle = start(first, python(DEFECTOR + "time.sleep(60)", tmp_path), tmp_path, launch_id=launch_id)
+    wait_until(lambda: len(session_members(handle.pid)) == 2, 20, message="two processes in the session")
+    # A server that never recorded the pid (it died right after starting the run) finds it by the launch id.
+    restarted = LocalRunner()
+    assert restarted.find(launch_id) == handle
+    assert restarted.find(f"tplat-{uuid.uuid4().hex}") is None
+    # The leader gone, what is left of its session is ended by the search.
+    os.kill(handle.pid, signal.SIGKILL)
+    first._children[handle.pid].wait()
+    assert len(session_members(handle.pid)) == 1
+    assert restarted.find(launch_id) is None
+    wait_until(lambda: session_members(handle.pid) == [], 10, message="the orphan ended")

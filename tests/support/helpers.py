@@ -1,6 +1,7 @@
 """Test helpers: a real platform server process and small waiting utilities."""
 
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -48,21 +49,49 @@ def wait_until(predicate, timeout: float, interval: float = 0.2, message: str = 
 
 
 class ServerProcess:
+    """A real `tplat serve` on loopback. It is started with an admin token (PLATFORM_ADMIN_TOKEN), which `api`
+    sends and the CLI commands run by `cli` use (PLATFORM_TOKEN); its first start also makes the user `admin`,
+    whose password is in `admin_password_file`."""
+
     def __init__(self, home: Path, database_url: str | None = None):
         self.home = home
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.admin_token = secrets.token_urlsafe(32)
         self.env = {
             **os.environ,
             **TRAINING_ENV,
             "PLATFORM_HOME": str(home),
             "PLATFORM_PORT": str(self.port),
             "PLATFORM_URL": self.url,
+            "PLATFORM_ADMIN_TOKEN": self.admin_token,
+            "PLATFORM_TOKEN": self.admin_token,
+            # `tplat auth login` writes here, never to the config of whoever runs the tests.
+            "PLATFORM_CONFIG": str(home / "cli-config.toml"),
+            # Models and datasets by path only under data roots (docs/security.md): a test's files (the session's
+            # demo assets, tmp_path) are beside the home, in pytest's base temporary directory.
+            "PLATFORM_DATA_ROOTS": str(home.parent),
         }
         if database_url:
             self.env["PLATFORM_DATABASE_URL"] = database_url
         self.process: subprocess.Popen | None = None
-        self.api = httpx.Client(base_url=f"{self.url}/api/v1", timeout=60)
+        self.api = httpx.Client(base_url=f"{self.url}/api/v1", timeout=60, headers=self.auth_headers)
+
+    @property
+    def auth_headers(self) -> dict[str, str]:
+        """What a script sends: the admin token. WebSocket clients pass it as `additional_headers`."""
+        return {"Authorization": f"Bearer {self.admin_token}"}
+
+    @property
+    def admin_password_file(self) -> Path:
+        return self.home / "admin-password"
+
+    def anonymous(self) -> httpx.Client:
+        """A client without any credential."""
+        return httpx.Client(base_url=f"{self.url}/api/v1", timeout=60)
+
+    def ws_url(self, path: str) -> str:
+        return self.url.replace("http", "ws", 1) + "/api/v1" + path
 
     def start(self) -> None:
         log = open(self.home / "server.log", "a")

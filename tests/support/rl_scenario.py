@@ -87,7 +87,10 @@ def train(home: str, verl_python: str, model: str, data: str, algorithm: str, re
             params=GRPO_PARAMS if algorithm == "grpo" else {**PPO_PARAMS, "reward_model_path": reward_model},
         )
         job_id = job["id"]
-        live = connect(server.url.replace("http", "ws") + f"/api/v1/monitoring/{job_id}/live")
+        live = connect(
+            server.url.replace("http", "ws") + f"/api/v1/monitoring/{job_id}/live",
+            additional_headers=server.auth_headers,
+        )
         server.api.post(f"/jobs/{job_id}/start")
         live_steps = []
         while not live_steps:  # the first step's metrics, pushed while verl runs

@@ -1,7 +1,8 @@
 """Browser tests: Debian's Chromium driven by Playwright against a real `tplat serve` with the built web UI.
 
 Every test leaves a screenshot in the output directory (PLATFORM_TEST_SCREENSHOTS, default build/ui-screenshots)
-and fails if the page logged a console error or threw, unless the test declared that error expected.
+and fails if the page logged a console error or threw, unless the test declared that error expected. The server
+requires a login like any other: each test's `page` has logged in through the login form as USER, a member.
 """
 
 import os
@@ -10,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
 
 from tests.support.helpers import ServerProcess
 
@@ -30,6 +31,9 @@ CHROMIUM_ARGS = [
     "--disable-dev-shm-usage",
 ]
 DEMO_MODEL = "demo-tiny-qwen2"
+# The user the browser tests log in as: a member, who owns what they create and reads everyone's.
+USER = "alice"
+PASSWORD = "alice-ui-password-1"
 
 
 @pytest.fixture(scope="session")
@@ -52,6 +56,7 @@ def ui_server(tmp_path_factory, demo_assets) -> Iterator[ServerProcess]:
     server = ServerProcess(home=tmp_path_factory.mktemp("ui_home"))
     server.start()
     try:
+        create_user(server, USER, PASSWORD, "member")
         response = server.api.post("/models", json={"name": DEMO_MODEL, "path": str(demo_assets["model"])})
         assert response.status_code == 201, response.text
         for kind in ("sft", "dpo", "grpo"):
@@ -89,8 +94,31 @@ def console() -> ConsoleWatch:
     return ConsoleWatch()
 
 
+def create_user(server: ServerProcess, name: str, password: str, role: str) -> None:
+    """A user made by the admin through the API (the server's own admin token), as an operator would."""
+    response = server.api.post("/auth/users", json={"name": name, "password": password, "role": role})
+    assert response.status_code in (200, 201), response.text
+
+
+def fill_login(page: Page, name: str, password: str) -> None:
+    """Type the user name and password into the login form and press the button, as a person does."""
+    page.locator("[data-field='username']").fill(name)
+    page.locator("[data-field='password']").fill(password)
+    page.get_by_test_id("login-submit").click()
+
+
+def log_in(page: Page, server: ServerProcess, name: str = USER, password: str = PASSWORD, path: str = "/jobs") -> None:
+    """Open `path` logged out, get sent to the login form, log in there and land back on `path`."""
+    page.goto(f"{server.url}{path}")
+    page.wait_for_url(re.compile(r"/login\?next="))
+    fill_login(page, name, password)
+    page.wait_for_url(re.compile(f"{re.escape(server.url)}{re.escape(path)}$"))
+    expect(page.get_by_test_id("user-name")).to_have_text(name)
+
+
 @pytest.fixture
-def page(browser: Browser, console: ConsoleWatch, request) -> Iterator[Page]:
+def anonymous_page(browser: Browser, console: ConsoleWatch, request) -> Iterator[Page]:
+    """A fresh browser page that has not logged in; screenshot and console check at the end."""
     context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
     opened = context.new_page()
     opened.set_default_timeout(30_000)
@@ -103,6 +131,13 @@ def page(browser: Browser, console: ConsoleWatch, request) -> Iterator[Page]:
         opened.screenshot(path=str(SCREENSHOTS / f"{request.node.name}.png"))
         context.close()
     assert not console.unexpected(), "\n".join(console.unexpected())
+
+
+@pytest.fixture
+def page(anonymous_page: Page, ui_server: ServerProcess) -> Page:
+    """A browser page logged in as USER through the login form."""
+    log_in(anonymous_page, ui_server)
+    return anonymous_page
 
 
 def screenshot(page: Page, name: str) -> Path:

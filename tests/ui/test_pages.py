@@ -1,11 +1,12 @@
-"""Every page at 1280x800 and 1920x1080, the language switch, Settings, the offline API docs, unknown addresses."""
+"""Every page at 1280x800 and 1920x1080 (the login page too), the language switch, Settings, the offline API docs,
+unknown addresses."""
 
 from urllib.parse import urlparse
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.ui.conftest import DEMO_MODEL, SCREENSHOTS
+from tests.ui.conftest import DEMO_MODEL, SCREENSHOTS, log_in
 
 PAGES = ["/jobs", "/jobs/new", "/datasets", "/compute", "/settings"]
 
@@ -30,16 +31,26 @@ def test_every_page_fits_the_window_and_loads_nothing_from_outside(browser: Brow
     body = {"name": f"layout-{size[0]}", "algorithm": "sft", "model_path": model, "dataset_paths": ["dataset:demo-sft"]}
     job = ui_server.api.post("/jobs", json=body).json()
     dataset = ui_server.api.get("/datasets/demo-sft").json()
+
+    def fits(path: str) -> None:
+        # No sideways scrolling: the content area is as wide as what it holds.
+        overflow = page.evaluate(
+            "(() => { const el = document.querySelector('.content') ?? document.body;"
+            " return el.scrollWidth - el.clientWidth })()"
+        )
+        assert overflow <= 1, f"{path} is {overflow}px wider than the window at {size}"
+
     try:
+        page.goto(f"{ui_server.url}/login")
+        expect(page.get_by_test_id("login-form")).to_be_visible()
+        fits("/login")
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"page-login-{size[0]}x{size[1]}.png"))
+        log_in(page, ui_server)
         for path in [*PAGES, f"/jobs/{job['id']}", f"/datasets/{dataset['id']}"]:
             page.goto(f"{ui_server.url}{path}")
             page.wait_for_load_state("networkidle")
-            # No sideways scrolling: the content area is as wide as what it holds.
-            overflow = page.evaluate(
-                "(() => { const el = document.querySelector('.content'); return el.scrollWidth - el.clientWidth })()"
-            )
-            assert overflow <= 1, f"{path} is {overflow}px wider than the window at {size}"
-            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            fits(path)
             name = path.replace("/", "-").replace(job["id"], "detail").replace(dataset["id"], "detail")
             page.screenshot(path=str(SCREENSHOTS / f"page{name}-{size[0]}x{size[1]}.png"))
     finally:
@@ -52,7 +63,10 @@ def test_the_language_follows_the_browser_and_the_switch_sticks(browser: Browser
     context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="zh-CN")
     page = context.new_page()
     try:
+        # The login page speaks the browser's language too.
         page.goto(f"{ui_server.url}/jobs")
+        expect(page.get_by_test_id("login-submit")).to_have_text("登录")
+        log_in(page, ui_server)
         expect(page.locator("h1")).to_have_text("训练任务")
         expect(page.locator("html")).to_have_attribute("lang", "zh-CN")
         page.get_by_test_id("language").click()

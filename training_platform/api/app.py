@@ -8,8 +8,10 @@ from fastapi import FastAPI
 
 from training_platform import __version__
 from training_platform.api.errors import install_error_handlers
+from training_platform.api.limits import install_limits
 from training_platform.api.routers import (
     algorithms,
+    auth,
     compute,
     datasets,
     demo,
@@ -19,7 +21,10 @@ from training_platform.api.routers import (
     monitoring,
     system,
 )
+from training_platform.api.security import install_security
 from training_platform.api.web import install_web
+from training_platform.auth.service import AuthService
+from training_platform.auth.setup import create_first_admin, open_auth, server_url, startup_refusal
 from training_platform.demo.install import install_demo
 from training_platform.platform import Platform
 from training_platform.settings import Settings, get_settings
@@ -34,6 +39,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         platform = Platform.open(settings)
+        app.state.auth = _open_auth(platform, settings)
         platform.metrics.hub.bind(asyncio.get_running_loop())
         # In a thread: settling a job whose process ended meanwhile stores its metrics through this loop.
         await asyncio.to_thread(platform.jobs.recover)
@@ -58,8 +64,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
     )
     install_error_handlers(app)
+    install_limits(app, settings)
+    install_security(app, settings, API_PREFIX)
     for router in (
         system.router,
+        auth.router,
         jobs.router,
         algorithms.router,
         monitoring.router,
@@ -72,3 +81,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(router, prefix=API_PREFIX)
     install_web(app, API_PREFIX)
     return app
+
+
+def _open_auth(platform: Platform, settings: Settings) -> AuthService:
+    """The auth service; on a loopback server's first start, the first admin. A server that must not start
+    (docs/security.md) stops here, before it recovers a job or answers a request."""
+    auth = open_auth(platform.db, settings)
+    password_file = create_first_admin(auth, settings)
+    if password_file is not None:
+        log.warning(
+            "first start: log in at %s as admin with the password in %s",
+            server_url(settings.host, settings.port),
+            password_file,
+        )
+    if refusal := startup_refusal(settings, auth.has_enabled_users()):
+        platform.close()
+        log.error(refusal)
+        raise RuntimeError(refusal)
+    auth.prune()
+    return auth

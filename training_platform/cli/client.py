@@ -9,27 +9,27 @@ from rich.console import Console
 err_console = Console(stderr=True)
 
 
+NOT_LOGGED_IN = "not logged in: run `tplat auth login` or set PLATFORM_TOKEN"
+
+
 class ApiClient:
-    def __init__(self, base_url: str, timeout: float = 60.0):
+    def __init__(self, base_url: str, token: str | None = None, timeout: float = 60.0):
         self.base_url = base_url.rstrip("/")
-        self._http = httpx.Client(base_url=f"{self.base_url}/api/v1", timeout=timeout)
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self._http = httpx.Client(base_url=f"{self.base_url}/api/v1", timeout=timeout, headers=headers)
 
     def request(self, method: str, path: str, raw: bool = False, **kwargs: Any) -> Any:
         """The response's JSON (or text; its bytes with `raw`); an error is printed and ends the command."""
-        try:
-            response = self._http.request(method, path, **kwargs)
-        except httpx.TransportError:
-            err_console.print(
-                f"[red]cannot reach the platform at {self.base_url}[/red]: start it with `tplat serve` "
-                "(or `make run`), or point PLATFORM_URL at it"
-            )
-            raise typer.Exit(2) from None
+        response = self.send(method, path, **kwargs)
         if response.is_error:
             try:
                 body = response.json()
             except ValueError:
                 body = {"detail": response.text}
             errors = body.get("errors") or []
+            if response.status_code == 401 and path != "/auth/login":
+                err_console.print(f"[red]{NOT_LOGGED_IN}[/red] ({body.get('detail')})")
+                raise typer.Exit(1)
             if not errors:
                 err_console.print(f"[red]error {response.status_code}[/red]: {body.get('detail')}")
             for error in errors:
@@ -44,6 +44,17 @@ class ApiClient:
             return response.json()
         return response.text
 
+    def send(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        """The response as it is, errors included; only a server that cannot be reached ends the command."""
+        try:
+            return self._http.request(method, path, **kwargs)
+        except httpx.TransportError:
+            err_console.print(
+                f"[red]cannot reach the platform at {self.base_url}[/red]: start it with `tplat serve` "
+                "(or `make run`), or point PLATFORM_URL at it"
+            )
+            raise typer.Exit(2) from None
+
     def get(self, path: str, **kwargs: Any) -> Any:
         return self.request("GET", path, **kwargs)
 
@@ -52,3 +63,6 @@ class ApiClient:
 
     def delete(self, path: str, **kwargs: Any) -> Any:
         return self.request("DELETE", path, **kwargs)
+
+    def patch(self, path: str, **kwargs: Any) -> Any:
+        return self.request("PATCH", path, **kwargs)

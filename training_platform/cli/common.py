@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeElapsedColumn, TransferSpeedColumn
 from rich.table import Table
 
+from training_platform.cli import config
 from training_platform.cli.client import ApiClient
 from training_platform.settings import get_settings
 
@@ -27,7 +28,10 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print the API's JSON inst
 
 
 def client() -> ApiClient:
-    return ApiClient(get_settings().url)
+    """The API at PLATFORM_URL, with the token PLATFORM_TOKEN names, else the one `tplat auth login` saved for
+    that server, else PLATFORM_ADMIN_TOKEN."""
+    settings = get_settings()
+    return ApiClient(settings.url, token=config.token_for(settings.url, settings.admin_token))
 
 
 def print_json(data: Any) -> None:

@@ -11,8 +11,8 @@ from typing import Annotated
 
 import typer
 
-from training_platform.cli import compute, datasets, jobs, metrics, models, verl
-from training_platform.cli.common import client, console
+from training_platform.cli import auth, compute, datasets, jobs, metrics, models, verl
+from training_platform.cli.common import client, console, err_console
 from training_platform.settings import get_settings
 
 app = typer.Typer(help="Training Platform: post-train LLMs on your own machines.", no_args_is_help=True)
@@ -22,6 +22,7 @@ app.add_typer(compute.app, name="compute")
 app.add_typer(datasets.app, name="datasets")
 app.add_typer(models.app, name="models")
 app.add_typer(verl.app, name="verl")
+app.add_typer(auth.app, name="auth")
 db_app = typer.Typer(help="Database maintenance (on this machine, no server needed).", no_args_is_help=True)
 app.add_typer(db_app, name="db")
 
@@ -35,18 +36,28 @@ def serve(
     """Serve the API (and web UI) until interrupted; running jobs survive a restart."""
     import uvicorn
 
+    from training_platform.auth.setup import refusal_before_start, server_url
+
+    # Read by the app's settings, in this process: the Host allow-list and the first start need the bound address.
     if demo:
-        os.environ["PLATFORM_DEMO"] = "1"  # read by the app's settings, in this process
-        get_settings.cache_clear()
+        os.environ["PLATFORM_DEMO"] = "1"
+    if host:
+        os.environ["PLATFORM_HOST"] = host
+    if port:
+        os.environ["PLATFORM_PORT"] = str(port)
+    get_settings.cache_clear()
     settings = get_settings()
+    if refusal := refusal_before_start(settings):
+        err_console.print(f"[red]{refusal}[/red]")
+        raise typer.Exit(2)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("watchfiles").setLevel(logging.WARNING)  # it logs every file event at INFO
-    console.print(f"serving on http://{host or settings.host}:{port or settings.port} (home {settings.home})")
+    console.print(f"serving on {server_url(settings.host, settings.port)} (home {settings.home})")
     uvicorn.run(
         "training_platform.api.app:create_app",
         factory=True,
-        host=host or settings.host,
-        port=port or settings.port,
+        host=settings.host,
+        port=settings.port,
         log_level="info",
     )
 

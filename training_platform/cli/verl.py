@@ -1,5 +1,6 @@
 """`tplat verl validate -- <verl command>`: check a hand-written verl command against verl's own configs, on the
-server's verl environment (exit 0 valid, 1 not)."""
+server's verl environment (exit 0 valid, 1 not). The server refuses overrides Hydra or OmegaConf would execute or
+resolve (`_target_`, `${...}`, `+`/`~` of keys it does not add itself), naming each (exit 1 too)."""
 
 from typing import Annotated
 

@@ -9,16 +9,32 @@ from typing import Any
 
 
 def write_json_atomic(path: Path, data: Any) -> None:
-    """Readers never see a half-written file: write a temporary sibling, then rename over the target."""
+    """Readers never see a half-written file: write a temporary sibling, then rename over the target.
+
+    The data reach the disk before the rename, and the rename before this returns: without the first fsync a
+    crash of the machine can leave the new name on an empty file (the rename journaled, the data not yet
+    written); without the second, the old file may come back."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             json.dump(data, handle, indent=1)
+            handle.flush()
+            os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    fsync_directory(path.parent)
+
+
+def fsync_directory(directory: Path) -> None:
+    """Make the entries of `directory` (a rename, a new file) durable."""
+    fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def read_json(path: Path) -> Any | None:

@@ -29,7 +29,14 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from training_platform.compute.gpus import GiB, Gpu
 from training_platform.compute.model import ModelSpec
-from training_platform.contract.params import RL_ALGORITHMS, Algorithm
+from training_platform.contract.params import (
+    MAX_BATCH,
+    MAX_GPUS,
+    MAX_ROLLOUTS,
+    MAX_SEQUENCE_LENGTH,
+    RL_ALGORITHMS,
+    Algorithm,
+)
 
 Precision = Literal["bf16-amp", "bf16", "fp32"]
 Optimizer = Literal["adamw", "adamw8bit", "sgd"]
@@ -57,27 +64,33 @@ VLLM_WORKSPACE_BYTES = int(1 * GiB)  # vLLM's activation profiling and CUDA grap
 
 
 class EstimateRequest(BaseModel):
+    """Bounded as a job's parameters are (contract/params.py), so that no request costs seconds to price."""
+
     model_config = ConfigDict(extra="forbid")
 
-    seq_len: int = Field(gt=0, description="Tokens per sample (prompt + response for RL).")
-    micro_batch: int = Field(default=1, gt=0, description="Samples per GPU per forward pass.")
-    num_gpus: int = Field(default=1, gt=0)
+    seq_len: int = Field(gt=0, le=MAX_SEQUENCE_LENGTH, description="Tokens per sample (prompt + response for RL).")
+    micro_batch: int = Field(default=1, gt=0, le=MAX_BATCH, description="Samples per GPU per forward pass.")
+    num_gpus: int = Field(default=1, gt=0, le=MAX_GPUS)
     algorithm: Algorithm = Algorithm.SFT
     precision: Precision = "bf16-amp"
     optimizer: Optimizer = "adamw"
     zero_stage: int = Field(default=0, ge=0, le=3, description="ZeRO / FSDP sharding stage.")
-    shard_size: int | None = Field(default=None, gt=0, description="HSDP: shard within groups of this size.")
+    shard_size: int | None = Field(
+        default=None, gt=0, le=MAX_GPUS, description="HSDP: shard within groups of this size."
+    )
     offload_optimizer: bool = False
     offload_params: bool = False
     gradient_checkpointing: bool = False
     attention: Attention = "flash"
-    lora_rank: int = Field(default=0, ge=0)
-    lora_targets: list[str] = Field(default_factory=lambda: list(ALL_LINEARS))
-    rollout_n: int = Field(default=8, gt=0, description="RL: responses per prompt.")
-    prompts_per_gpu: int | None = Field(default=None, gt=0, description="RL: prompts one GPU rolls out at once.")
+    lora_rank: int = Field(default=0, ge=0, le=1024)
+    lora_targets: list[str] = Field(default_factory=lambda: list(ALL_LINEARS), max_length=len(ALL_LINEARS))
+    rollout_n: int = Field(default=8, gt=0, le=MAX_ROLLOUTS, description="RL: responses per prompt.")
+    prompts_per_gpu: int | None = Field(
+        default=None, gt=0, le=MAX_BATCH, description="RL: prompts one GPU rolls out at once."
+    )
     gpu_memory_utilization: float = Field(default=0.5, gt=0, lt=1, description="RL: vLLM's share of the GPU.")
     reference_model: bool | None = Field(default=None, description="Keep a reference model (default per algorithm).")
-    host_memory_gib: float | None = Field(default=None, gt=0, description="CPU RAM per GPU for offloading.")
+    host_memory_gib: float | None = Field(default=None, gt=0, le=2**30, description="CPU RAM per GPU for offloading.")
 
     @model_validator(mode="after")
     def _sharding(self) -> "EstimateRequest":

@@ -6,24 +6,29 @@ gate/up/down (3·h·i), two RMSNorm weights (2·h); a final norm (h); an lm_head
 """
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from training_platform.common.paths import OUTSIDE_ROOTS, under_roots
 from training_platform.errors import FieldError, InvalidInputError, field_errors_from_pydantic
+
+# A dimension of a model's config.json (docs/security.md, "Limits"): far beyond any published model.
+MAX_DIMENSION = 2**24
 
 
 class ModelSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str
-    vocab_size: int = Field(gt=0)
-    hidden_size: int = Field(gt=0)
-    intermediate_size: int = Field(gt=0)
-    num_layers: int = Field(gt=0)
-    num_heads: int = Field(gt=0)
-    num_kv_heads: int = Field(gt=0)
-    head_dim: int = Field(default=0, ge=0, description="0 means hidden_size / num_heads.")
+    vocab_size: int = Field(gt=0, le=MAX_DIMENSION)
+    hidden_size: int = Field(gt=0, le=MAX_DIMENSION)
+    intermediate_size: int = Field(gt=0, le=MAX_DIMENSION)
+    num_layers: int = Field(gt=0, le=MAX_DIMENSION)
+    num_heads: int = Field(gt=0, le=MAX_DIMENSION)
+    num_kv_heads: int = Field(gt=0, le=MAX_DIMENSION)
+    head_dim: int = Field(default=0, ge=0, le=MAX_DIMENSION, description="0 means hidden_size / num_heads.")
     tie_embeddings: bool = False
     attention_bias: bool = False
 
@@ -172,11 +177,14 @@ def from_hf_config(config: dict, name: str, source: str = "config.json") -> Mode
         raise InvalidInputError(field_errors_from_pydantic(error, prefix=source)) from None
 
 
-def resolve_model(path_or_preset: str, field: str = "model") -> ModelSpec:
-    """A preset name, or a local model directory (or its config.json)."""
+def resolve_model(path_or_preset: str, roots: Sequence[Path], field: str = "model") -> ModelSpec:
+    """A preset name, or a model directory (or its config.json) under the data roots (common/paths.py)."""
     if path_or_preset in PRESETS:
         return PRESETS[path_or_preset]
-    path = Path(path_or_preset).expanduser()
+    path = under_roots(path_or_preset, roots)
+    if path is None:
+        message = f"not a preset ({', '.join(PRESETS)}), and as a path it is {OUTSIDE_ROOTS}"
+        raise InvalidInputError([FieldError(field, message)])
     config_path = path / "config.json" if path.is_dir() else path
     if not config_path.is_file():
         raise InvalidInputError(

@@ -17,7 +17,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from training_platform.compute.gpus import CATALOG, GiB, Gpu
 from training_platform.compute.memory import ALL_LINEARS, Attention, Estimate, EstimateRequest, Precision, estimate
 from training_platform.compute.model import ModelSpec
-from training_platform.contract.params import RL_ALGORITHMS, Algorithm
+from training_platform.contract.params import (
+    MAX_BATCH,
+    MAX_GPUS,
+    MAX_ROLLOUTS,
+    MAX_SEQUENCE_LENGTH,
+    RL_ALGORITHMS,
+    Algorithm,
+)
 from training_platform.engines.base import Capabilities, Engine
 from training_platform.engines.registry import capable_engines, engines
 from training_platform.errors import FieldError, InvalidInputError
@@ -42,19 +49,24 @@ CPU_ADAM_GBS = 20.0  # bytes of optimizer state a CPU Adam step streams per seco
 
 
 class RecommendRequest(BaseModel):
+    """Bounded as a job's parameters are (contract/params.py): the search tries shorter sequences one power of two
+    at a time, so an unbounded length would cost minutes."""
+
     model_config = ConfigDict(extra="forbid")
 
-    seq_len: int = Field(gt=0)
-    num_gpus: int = Field(default=1, gt=0)
+    seq_len: int = Field(gt=0, le=MAX_SEQUENCE_LENGTH)
+    num_gpus: int = Field(default=1, gt=0, le=MAX_GPUS)
     algorithm: Algorithm = Algorithm.SFT
-    global_batch: int | None = Field(default=None, gt=0, description="Samples (prompts for RL) per step.")
+    global_batch: int | None = Field(default=None, gt=0, le=MAX_BATCH, description="Samples (prompts for RL) per step.")
     precision: Precision = "bf16-amp"
     attention: Attention | None = Field(default=None, description="Default: flash on CUDA, sdpa elsewhere.")
     allow_lora: bool = True
-    lora_rank: int = Field(default=LORA_RANK, gt=0)
-    rollout_n: int = Field(default=8, gt=0)
+    lora_rank: int = Field(default=LORA_RANK, gt=0, le=1024)
+    rollout_n: int = Field(default=8, gt=0, le=MAX_ROLLOUTS)
     safety_margin: float = Field(default=0.1, ge=0, lt=1, description="Fraction of memory kept free.")
-    host_memory_gib: float | None = Field(default=None, gt=0, description="CPU RAM per GPU (default: the GPU class's).")
+    host_memory_gib: float | None = Field(
+        default=None, gt=0, le=2**30, description="CPU RAM per GPU (default: the GPU class's)."
+    )
 
 
 def _samples_per_step(algorithm: Algorithm, global_batch: int, rollout_n: int) -> int:

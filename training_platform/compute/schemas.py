@@ -13,9 +13,14 @@ class _Hardware(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    model: str = Field(description="Preset name (GET /compute/models) or a local model directory / config.json.")
-    gpu: str = Field(default="H100-80G", description="GPU name (GET /compute/gpus) or 'cpu'.")
-    reward_model: str | None = Field(default=None, description="PPO: the reward model (preset or path).")
+    model: str = Field(
+        max_length=4096,
+        description="Preset name (GET /compute/models), or a model directory / config.json under the data roots.",
+    )
+    gpu: str = Field(default="H100-80G", max_length=200, description="GPU name (GET /compute/gpus) or 'cpu'.")
+    reward_model: str | None = Field(
+        default=None, max_length=4096, description="PPO: the reward model (preset or path)."
+    )
 
 
 class EstimateBody(EstimateRequest, _Hardware):

@@ -1,5 +1,7 @@
 """The compute configurator's service: estimates and recommendations, with every figure explained."""
 
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from training_platform.compute.gpus import GiB, Gpu, catalog, get_gpu
@@ -33,13 +35,16 @@ _PLACEHOLDER_DATA = "<training data>"
 
 
 class ComputeService:
+    def __init__(self, path_roots: Sequence[Path] = ()):
+        self.path_roots = path_roots  # where a model's config.json may be read from; presets need none
+
     def estimate(self, body: EstimateBody) -> EstimateRead:
-        model, gpu, reward = _resolve(body)
+        model, gpu, reward = _resolve(body, self.path_roots)
         model.lora_params(body.lora_rank, body.lora_targets)  # names unknown LoRA targets early
         return _estimate_read(estimate(model, gpu, body, reward))  # the body is the EstimateRequest
 
     def recommend(self, body: RecommendBody) -> RecommendationRead:
-        model, gpu, reward = _resolve(body)
+        model, gpu, reward = _resolve(body, self.path_roots)
         result = recommend(model, gpu, body, reward)  # the body is the RecommendRequest
         answer = RecommendationRead(
             fits=result.fits,
@@ -71,9 +76,9 @@ class ComputeService:
         return [_gpu_read(gpu) for gpu in catalog()]
 
 
-def _resolve(body: EstimateBody | RecommendBody) -> tuple[ModelSpec, Gpu, ModelSpec | None]:
-    reward = resolve_model(body.reward_model, field="reward_model") if body.reward_model else None
-    return resolve_model(body.model), get_gpu(body.gpu), reward
+def _resolve(body: EstimateBody | RecommendBody, roots: Sequence[Path]) -> tuple[ModelSpec, Gpu, ModelSpec | None]:
+    reward = resolve_model(body.reward_model, roots, field="reward_model") if body.reward_model else None
+    return resolve_model(body.model, roots), get_gpu(body.gpu), reward
 
 
 def _engine_configurations(

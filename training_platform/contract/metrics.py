@@ -47,6 +47,9 @@ CANONICAL_FIELDS: dict[str, tuple[str | None, str]] = {
 }
 # Keys every record has besides its values.
 STEP, TIMESTAMP = "step", "timestamp"
+# The largest step a record may have: far above any run, and with room below the 64-bit integer columns the
+# platform stores steps in (a step of 2**63 or more could not be stored at all).
+MAX_STEP = 2**62
 CUSTOM_GROUP = "custom"
 _FROM_GROUPED = {place: name for name, place in CANONICAL_FIELDS.items()}
 _GROUPS = {group for group, _ in CANONICAL_FIELDS.values() if group}
@@ -67,8 +70,13 @@ def canonicalize(raw: Mapping[str, Any], key_map: Mapping[str, str]) -> dict[str
 def as_number(value: Any) -> float | None:
     if isinstance(value, bool):
         return float(value)
-    if isinstance(value, (int, float)):
-        return float(value)
+    if isinstance(value, float):
+        return value
+    if isinstance(value, int):
+        try:
+            return float(value)
+        except OverflowError:  # an integer beyond a double's range (400 digits): as a number literal would read
+            return math.inf if value > 0 else -math.inf
     return None
 
 

@@ -5,10 +5,11 @@ Batch sizes follow verl's semantics so a job means the same thing on every engin
 `micro_batch_size` is what one GPU processes per forward pass (responses, for RL algorithms).
 """
 
+import re
 from enum import StrEnum
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from training_platform.rewards import RewardSpec
 
@@ -21,15 +22,53 @@ class Algorithm(StrEnum):
     PPO = "ppo"
 
 
+# Bounds of every number in a job's parameters (docs/security.md, "Limits"): far beyond any real run, and small
+# enough that no value costs seconds to plan or overflows a 64-bit column.
+MAX_STEPS = 2**62  # steps, and intervals counted in steps
+MAX_SEQUENCE_LENGTH = 2**20  # tokens of one sample
+MAX_BATCH = 2**20  # samples per step, or per forward pass
+MAX_GPUS = 2**14
+MAX_ROLLOUTS = 2**12  # responses sampled per prompt
+MAX_EPOCHS = 10_000
+MAX_SEED = 2**32 - 1  # what numpy and torch take as a seed
+
+
 class StrictModel(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+# Values an engine pastes into a command line (engines/verl/command.py) are checked against their own grammar:
+# a module name is a dotted name; a path has no '$' (OmegaConf resolves `${...}` even in a quoted Hydra string)
+# and no control characters.
+_MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*")
+_UNSAFE_IN_PATH = re.compile(r"[$\x00-\x1f\x7f]")
+
+
+def _command_path(value: str) -> str:
+    if _UNSAFE_IN_PATH.search(value):
+        raise ValueError("a path may not contain '$' or control characters (newlines, tabs)")
+    return value
+
+
 class LoraParams(StrictModel):
     rank: int = Field(default=16, gt=0, le=1024)
-    alpha: int | None = Field(default=None, gt=0, description="Scaling factor; defaults to 2 x rank.")
+    alpha: int | None = Field(default=None, gt=0, le=2**16, description="Scaling factor; defaults to 2 x rank.")
     dropout: float = Field(default=0.05, ge=0, lt=1)
     target_modules: list[str] | Literal["all-linear"] = "all-linear"
+
+    @field_validator("target_modules")
+    @classmethod
+    def _module_names(cls, value: list[str] | str) -> list[str] | str:
+        if isinstance(value, str):
+            return value
+        if not value:
+            raise ValueError("name at least one module, or 'all-linear'")
+        if len(value) > 256:
+            raise ValueError("at most 256 modules")
+        for name in value:
+            if len(name) > 256 or not _MODULE_NAME.fullmatch(name):
+                raise ValueError(f"{name!r} is not a module name (e.g. q_proj, or model.layers.0.mlp.up_proj)")
+        return value
 
     @property
     def effective_alpha(self) -> int:
@@ -38,16 +77,16 @@ class LoraParams(StrictModel):
 
 class TrainingParams(StrictModel):
     learning_rate: float = Field(gt=0, le=1)
-    batch_size: int = Field(gt=0)
-    micro_batch_size: int = Field(gt=0)
-    num_epochs: float | None = Field(default=None, gt=0)
-    max_steps: int | None = Field(default=None, gt=0)
+    batch_size: int = Field(gt=0, le=MAX_BATCH)
+    micro_batch_size: int = Field(gt=0, le=MAX_BATCH)
+    num_epochs: float | None = Field(default=None, gt=0, le=MAX_EPOCHS)
+    max_steps: int | None = Field(default=None, gt=0, le=MAX_STEPS)
     warmup_ratio: float = Field(default=0.0, ge=0, lt=1)
     lr_scheduler: Literal["constant", "linear", "cosine"] = "cosine"
-    weight_decay: float = Field(default=0.0, ge=0)
-    max_grad_norm: float = Field(default=1.0, gt=0)
-    seed: int = 42
-    num_gpus: int = Field(default=1, gt=0)
+    weight_decay: float = Field(default=0.0, ge=0, le=100)
+    max_grad_norm: float = Field(default=1.0, gt=0, le=1e6)
+    seed: int = Field(default=42, ge=0, le=MAX_SEED)
+    num_gpus: int = Field(default=1, gt=0, le=MAX_GPUS)
     precision: Literal["auto", "bf16", "fp16", "fp32"] = "auto"
     gradient_checkpointing: bool = False
     cpu_offload: Literal["none", "optimizer", "all"] = Field(
@@ -56,9 +95,11 @@ class TrainingParams(StrictModel):
         "uses: slower steps, much less GPU memory (verl's FSDP offload).",
     )
     lora: LoraParams | None = None
-    save_interval: int | None = Field(default=None, gt=0, description="Save a checkpoint every N steps.")
-    eval_interval: int | None = Field(default=None, gt=0, description="Evaluate every N steps (needs an eval dataset).")
-    save_total_limit: int | None = Field(default=3, gt=0, description="Checkpoints to keep.")
+    save_interval: int | None = Field(default=None, gt=0, le=MAX_STEPS, description="Save a checkpoint every N steps.")
+    eval_interval: int | None = Field(
+        default=None, gt=0, le=MAX_STEPS, description="Evaluate every N steps (needs an eval dataset)."
+    )
+    save_total_limit: int | None = Field(default=3, gt=0, le=10_000, description="Checkpoints to keep.")
 
     @model_validator(mode="after")
     def _one_length(self):
@@ -91,35 +132,39 @@ class TrainingParams(StrictModel):
 
 
 class SupervisedParams(TrainingParams):
-    max_length: int = Field(default=2048, gt=0, description="Longest tokenized sample; longer ones are truncated.")
+    max_length: int = Field(
+        default=2048, gt=0, le=MAX_SEQUENCE_LENGTH, description="Longest tokenized sample; longer ones are truncated."
+    )
 
 
 class SFTParams(SupervisedParams):
     algorithm: Literal["sft"] = "sft"
     learning_rate: float = Field(default=2e-5, gt=0, le=1)
-    batch_size: int = Field(default=16, gt=0)
-    micro_batch_size: int = Field(default=4, gt=0)
+    batch_size: int = Field(default=16, gt=0, le=MAX_BATCH)
+    micro_batch_size: int = Field(default=4, gt=0, le=MAX_BATCH)
 
 
 class DPOParams(SupervisedParams):
     algorithm: Literal["dpo"] = "dpo"
     learning_rate: float = Field(default=2e-6, gt=0, le=1)
-    batch_size: int = Field(default=32, gt=0)
-    micro_batch_size: int = Field(default=2, gt=0)
+    batch_size: int = Field(default=32, gt=0, le=MAX_BATCH)
+    micro_batch_size: int = Field(default=2, gt=0, le=MAX_BATCH)
     beta: float = Field(
-        default=0.1, gt=0, description="DPO temperature: how far the policy may move from the reference."
+        default=0.1, gt=0, le=1000, description="DPO temperature: how far the policy may move from the reference."
     )
 
 
 class RLParams(TrainingParams):
-    rollout_n: int = Field(default=8, gt=0, description="Responses sampled per prompt.")
-    kl_coef: float = Field(default=0.04, ge=0, description="KL penalty against the reference model; 0 disables it.")
+    rollout_n: int = Field(default=8, gt=0, le=MAX_ROLLOUTS, description="Responses sampled per prompt.")
+    kl_coef: float = Field(
+        default=0.04, ge=0, le=1000, description="KL penalty against the reference model; 0 disables it."
+    )
     clip_ratio: float = Field(default=0.2, gt=0, lt=1)
     clip_ratio_high: float | None = Field(default=None, gt=0, lt=1, description="Upper clip (DAPO's clip-higher).")
-    ppo_epochs: int = Field(default=1, gt=0, description="Policy updates per batch of rollouts.")
-    max_prompt_length: int = Field(default=512, gt=0)
-    max_response_length: int = Field(default=512, gt=0)
-    temperature: float = Field(default=1.0, gt=0)
+    ppo_epochs: int = Field(default=1, gt=0, le=1000, description="Policy updates per batch of rollouts.")
+    max_prompt_length: int = Field(default=512, gt=0, le=MAX_SEQUENCE_LENGTH)
+    max_response_length: int = Field(default=512, gt=0, le=MAX_SEQUENCE_LENGTH)
+    temperature: float = Field(default=1.0, gt=0, le=100)
     top_p: float = Field(default=1.0, gt=0, le=1)
 
     @property
@@ -130,15 +175,17 @@ class RLParams(TrainingParams):
 
 
 class RuleRewardParams(RLParams):
-    rollout_n: int = Field(default=8, ge=2, description="Responses sampled per prompt (a group needs at least 2).")
-    rewards: list[RewardSpec] = Field(default_factory=lambda: [RewardSpec()], min_length=1)
+    rollout_n: int = Field(
+        default=8, ge=2, le=MAX_ROLLOUTS, description="Responses sampled per prompt (a group needs at least 2)."
+    )
+    rewards: list[RewardSpec] = Field(default_factory=lambda: [RewardSpec()], min_length=1, max_length=64)
 
 
 class GRPOParams(RuleRewardParams):
     algorithm: Literal["grpo"] = "grpo"
     learning_rate: float = Field(default=1e-6, gt=0, le=1)
-    batch_size: int = Field(default=128, gt=0)
-    micro_batch_size: int = Field(default=8, gt=0)
+    batch_size: int = Field(default=128, gt=0, le=MAX_BATCH)
+    micro_batch_size: int = Field(default=8, gt=0, le=MAX_BATCH)
 
 
 class GSPOParams(RuleRewardParams):
@@ -146,8 +193,8 @@ class GSPOParams(RuleRewardParams):
 
     algorithm: Literal["gspo"] = "gspo"
     learning_rate: float = Field(default=1e-6, gt=0, le=1)
-    batch_size: int = Field(default=128, gt=0)
-    micro_batch_size: int = Field(default=8, gt=0)
+    batch_size: int = Field(default=128, gt=0, le=MAX_BATCH)
+    micro_batch_size: int = Field(default=8, gt=0, le=MAX_BATCH)
     clip_ratio: float = Field(default=3e-4, gt=0, lt=1)
     clip_ratio_high: float | None = Field(default=4e-4, gt=0, lt=1)
 
@@ -155,13 +202,15 @@ class GSPOParams(RuleRewardParams):
 class PPOParams(RLParams):
     algorithm: Literal["ppo"] = "ppo"
     learning_rate: float = Field(default=1e-6, gt=0, le=1)
-    batch_size: int = Field(default=128, gt=0)
-    micro_batch_size: int = Field(default=8, gt=0)
-    rollout_n: int = Field(default=4, gt=0)
+    batch_size: int = Field(default=128, gt=0, le=MAX_BATCH)
+    micro_batch_size: int = Field(default=8, gt=0, le=MAX_BATCH)
+    rollout_n: int = Field(default=4, gt=0, le=MAX_ROLLOUTS)
     reward_model_path: str = Field(min_length=1, description="A trained reward model (HF directory).")
     critic_learning_rate: float = Field(default=1e-5, gt=0, le=1)
     gamma: float = Field(default=1.0, gt=0, le=1)
     lam: float = Field(default=0.95, gt=0, le=1)
+
+    _reward_model_path = field_validator("reward_model_path")(_command_path)
 
 
 AnyParams = SFTParams | DPOParams | GRPOParams | GSPOParams | PPOParams

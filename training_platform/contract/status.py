@@ -2,16 +2,20 @@
 
 The trainer rewrites it atomically as it goes (through a StatusReporter, whichever engine runs); the platform
 reads it for progress (step, loss, ETA) and, when it did not see the process exit itself, to learn how the run
-ended.
+ended. A file that cannot be read (not JSON, not a status, too large) is one job's problem: it never raises to
+the caller, so listing jobs or starting the server goes on; the platform shows it in that job's progress.
 """
 
 import time
 from enum import StrEnum
 from pathlib import Path
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from training_platform.common.files import read_json, write_json_atomic
+
+# A status file is a few hundred bytes; one far larger is not a status, and is not read into memory.
+MAX_STATUS_BYTES = 1 << 20
 
 
 class TrainingState(StrEnum):
@@ -20,6 +24,8 @@ class TrainingState(StrEnum):
     PAUSED = "paused"
     COMPLETED = "completed"
     FAILED = "failed"
+    # Never written by a trainer: the platform's reading of a status file it cannot read (load_status).
+    UNREADABLE = "unreadable"
 
 
 class TrainingStatus(BaseModel):
@@ -46,9 +52,56 @@ def write_status(path: Path, status: TrainingStatus) -> None:
     write_json_atomic(path, status.model_dump(mode="json"))
 
 
+class StatusFileError(ValueError):
+    """The status file exists but cannot be read as a status."""
+
+
+def parse_status(path: Path) -> TrainingStatus | None:
+    """The status in the file, None when there is no file (yet); StatusFileError says what is wrong with it."""
+    try:
+        if path.stat().st_size > MAX_STATUS_BYTES:
+            raise StatusFileError(f"larger than {MAX_STATUS_BYTES} bytes")
+        data = read_json(path)
+    except FileNotFoundError:
+        return None
+    except UnicodeDecodeError:
+        raise StatusFileError("not UTF-8 text") from None
+    except ValueError as error:  # json.JSONDecodeError
+        raise StatusFileError(f"not JSON ({error})") from None
+    except RecursionError:
+        raise StatusFileError("nested too deeply") from None
+    except OSError as error:
+        raise StatusFileError(f"cannot be read ({error.strerror or error})") from None
+    if data is None:
+        return None
+    try:
+        return TrainingStatus.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "the file"
+        raise StatusFileError(f"not a status ({where}: {first['msg']})") from None
+
+
 def read_status(path: Path) -> TrainingStatus | None:
-    data = read_json(path)
-    return TrainingStatus.model_validate(data) if data is not None else None
+    """The status to go by, or None: no file yet, or one that cannot be read (the trainer's next write replaces
+    it). What a trainer resuming from the file wants: an unreadable one is as good as none."""
+    try:
+        return parse_status(path)
+    except StatusFileError:
+        return None
+
+
+def load_status(path: Path) -> TrainingStatus | None:
+    """The platform's reading, for showing a job: None when there is no file yet; a file that cannot be read is a
+    status in state UNREADABLE whose message says why, so its job (and only its job) shows the problem."""
+    try:
+        return parse_status(path)
+    except StatusFileError as error:
+        return TrainingStatus(
+            job_id=path.name.removesuffix("_status.json"),
+            status=TrainingState.UNREADABLE,
+            message=f"the status file {path.name} cannot be read: {error}",
+        )
 
 
 class StatusReporter:

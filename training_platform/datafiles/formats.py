@@ -15,7 +15,7 @@ from typing import Any
 
 import polars as pl
 
-from training_platform.datafiles.io import DatasetFileError, RowProblem
+from training_platform.datafiles.io import DEFAULT_LIMITS, DatasetFileError, ReadLimits, RowProblem
 from training_platform.datafiles.table import ROW, DatasetTable, apply_field_mapping, load_table
 from training_platform.errors import FieldError
 
@@ -141,9 +141,10 @@ def validate_file(
     answer_fields: Iterable[str] = (),
     keep: int = 20,
     field_mapping: dict[str, str] | None = None,
+    limits: ReadLimits = DEFAULT_LIMITS,
 ) -> ValidationReport:
     """Check every row; keep the first `keep` problems, count them all. Raises DatasetFileError for unreadable files."""
-    table = load_table(path)
+    table = load_table(path, limits)
     if table.num_rows == 0:
         raise DatasetFileError(f"{path.name} has no rows")
     table.frame = apply_field_mapping(table.frame, field_mapping or {})

@@ -5,6 +5,10 @@ JSON Lines and Parquet load through Arrow's multi-threaded readers. When Arrow r
 row numbers), the file is read again row by row, so that every unreadable row is named and the rest is kept.
 A column whose values cannot share one type (a prompt that is text in one row and a message list in another)
 is kept as Python objects rather than coerced.
+
+Arrow never sees a JSON line nested deeper than the limit (its reader would overflow the stack: the file is read
+row by row instead, and the line is reported), and a Parquet file is decoded a row group at a time, counting
+what it decoded to against the limit, after its metadata passed the same limit (datafiles/io.py).
 """
 
 from collections.abc import Iterable
@@ -15,8 +19,11 @@ from typing import Any
 import polars as pl
 import pyarrow as pa
 
+from training_platform.datafiles.depth import has_deep_line
 from training_platform.datafiles.io import (
+    DEFAULT_LIMITS,
     DatasetFileError,
+    ReadLimits,
     RowProblem,
     data_files,
     file_format,
@@ -38,11 +45,11 @@ class DatasetTable:
         return [name for name in self.frame.columns if name != ROW]
 
 
-def load_table(path: Path) -> DatasetTable:
+def load_table(path: Path, limits: ReadLimits = DEFAULT_LIMITS) -> DatasetTable:
     """Read a file, or a directory of files of one format (rows numbered on across its files)."""
     parts = []
     for file in data_files(path):
-        part = _load_file(file)
+        part = _load_file(file, limits)
         if parts:
             offset = parts[-1].num_rows
             part.frame = part.frame.with_columns(pl.col(ROW) + offset)
@@ -58,18 +65,34 @@ def load_table(path: Path) -> DatasetTable:
     return DatasetTable(frame, [p for part in parts for p in part.problems], parts[-1].num_rows)
 
 
-def _load_file(path: Path) -> DatasetTable:
+def _load_file(path: Path, limits: ReadLimits) -> DatasetTable:
     kind = file_format(path)
     if kind == "parquet":
-        parquet = open_parquet(path)
-        try:
-            arrow = parquet.read()
-        except Exception as error:  # a footer that reads but data pages that do not
-            raise DatasetFileError(f"{path.name} is not a readable Parquet file: {error}") from None
-        return _numbered(arrow)
-    if kind == "jsonl" and (table := _arrow_jsonl(path)) is not None:
+        return _numbered(_read_parquet(path, limits))
+    too_deep = kind == "jsonl" and has_deep_line(path, limits.max_json_depth)
+    if kind == "jsonl" and not too_deep and (table := _arrow_jsonl(path)) is not None:
         return table
-    return _row_by_row(path)
+    return _row_by_row(path, limits)
+
+
+def _read_parquet(path: Path, limits: ReadLimits) -> pa.Table:
+    parquet = open_parquet(path, limits)
+    groups, decoded = [], 0
+    try:
+        for index in range(parquet.num_row_groups):
+            groups.append(parquet.read_row_group(index))
+            # The metadata is the file's own word: what it really decodes to is counted as well.
+            decoded += groups[-1].nbytes
+            if decoded > limits.max_decoded_bytes:
+                raise DatasetFileError(
+                    f"{path.name} decodes to more than the limit of {limits.max_decoded_bytes} bytes "
+                    f"(PLATFORM_MAX_DECODED_BYTES)"
+                )
+        return pa.concat_tables(groups) if groups else parquet.schema_arrow.empty_table()
+    except DatasetFileError:
+        raise
+    except Exception as error:  # a footer that reads but data pages that do not
+        raise DatasetFileError(f"{path.name} is not a readable Parquet file: {error}") from None
 
 
 def _numbered(arrow: pa.Table) -> DatasetTable:
@@ -98,9 +121,9 @@ def _line_count(path: Path) -> int:
     return lines + (last != b"\n")
 
 
-def _row_by_row(path: Path) -> DatasetTable:
+def _row_by_row(path: Path, limits: ReadLimits) -> DatasetTable:
     rows, numbers, problems, total = [], [], [], 0
-    for number, row in iter_rows(path):
+    for number, row in iter_rows(path, limits=limits):
         total = number
         if isinstance(row, RowProblem):
             problems.append(row)

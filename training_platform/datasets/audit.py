@@ -34,10 +34,19 @@ class AuditOptions(BaseModel):
     near_threshold: float = Field(default=0.8, gt=0, le=1, description="Jaccard similarity of word bigrams.")
     semantic: bool = Field(default=False, description="Look for semantic duplicates (embeds every prompt).")
     semantic_threshold: float = Field(default=0.9, gt=0, le=1, description="Cosine similarity of embeddings.")
-    tokenizer: str | None = Field(default=None, description="Model or tokenizer directory, or a registered model.")
-    min_tokens: int | None = Field(default=None, ge=0, description="Shorter is an outlier; default: Tukey fence.")
-    max_tokens: int | None = Field(default=None, ge=1, description="Longer is an outlier; default: Tukey fence.")
-    outlier_factor: float = Field(default=3.0, gt=0, description="k of the fences Q1 - k·IQR, Q3 + k·IQR (log length).")
+    tokenizer: str | None = Field(
+        default=None, max_length=4096, description="Model or tokenizer directory, or a registered model."
+    )
+    # Bounds (docs/security.md, "Limits"): counts compared in 64-bit columns.
+    min_tokens: int | None = Field(
+        default=None, ge=0, le=2**62, description="Shorter is an outlier; default: Tukey fence."
+    )
+    max_tokens: int | None = Field(
+        default=None, ge=1, le=2**62, description="Longer is an outlier; default: Tukey fence."
+    )
+    outlier_factor: float = Field(
+        default=3.0, gt=0, le=1000, description="k of the fences Q1 - k·IQR, Q3 + k·IQR (log length)."
+    )
 
 
 class Finding(BaseModel):

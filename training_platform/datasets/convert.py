@@ -20,8 +20,8 @@ class ConvertRequest(BaseModel):
     validation_fraction: float = Field(
         default=0.0, ge=0, lt=1, description="Share of rows split off as a validation set; 0 keeps one dataset."
     )
-    seed: int = Field(default=0, description="Seed of the shuffle before the split.")
-    name: str | None = Field(default=None, description="Name of the result (default: '<name>-trl').")
+    seed: int = Field(default=0, ge=0, le=2**32 - 1, description="Seed of the shuffle before the split.")
+    name: str | None = Field(default=None, max_length=200, description="Name of the result (default: '<name>-trl').")
 
 
 def suffix_for(frame: pl.DataFrame) -> str:

@@ -36,7 +36,7 @@ class DatasetFields(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    description: str = ""
+    description: str = Field(default="", max_length=10_000)
     field_mapping: FieldMapping = Field(default_factory=dict)
     label_fields: list[str] = Field(default_factory=list, description="Columns whose value distribution matters.")
     allow_invalid_rows: bool = Field(
@@ -46,7 +46,11 @@ class DatasetFields(BaseModel):
 
 class DatasetRegister(DatasetFields):
     name: DatasetName
-    path: str = Field(min_length=1, description="A data file, or a directory of data files of one format.")
+    path: str = Field(
+        min_length=1,
+        max_length=4096,
+        description="A data file, or a directory of data files of one format, under the data roots.",
+    )
     kind: DatasetKind
 
 
@@ -59,7 +63,7 @@ class DatasetUpload(DatasetFields):
 class DatasetUpdate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    description: str | None = None
+    description: str | None = Field(default=None, max_length=10_000)
     field_mapping: FieldMapping | None = None
     label_fields: list[str] | None = None
 
@@ -106,7 +110,7 @@ class IndexState(BaseModel):
 class SearchRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    query: str = Field(min_length=1)
+    query: str = Field(min_length=1, max_length=10_000)
     top_k: int = Field(default=5, ge=1, le=100)
 
 

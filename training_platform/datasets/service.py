@@ -3,17 +3,31 @@
 Registration is all-or-nothing: a file is read and validated before anything is written, and its database row
 and its final place in the data directory are made in one step (the row is flushed, the file moved, then the
 transaction committed; a failure after the move takes the file back out).
+
+Files are read only from under the data roots (common/paths.py), checked again at each read of a registered path
+(a link may have been swapped since), and within the read limits (datafiles/io.py: ReadLimits).
 """
 
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 
 import polars as pl
 
+from training_platform.common.paths import OUTSIDE_ROOTS
 from training_platform.common.progress import ProgressCallback
 from training_platform.contract.params import Algorithm, parse_params
 from training_platform.datafiles.formats import row_problem_errors, schema_for, validate_table
-from training_platform.datafiles.io import DATASET_REFERENCE, DatasetFileError, RowProblem, dataset_format, iter_rows
+from training_platform.datafiles.io import (
+    DATASET_REFERENCE,
+    DatasetFileError,
+    ReadLimits,
+    RowProblem,
+    checked_data_path,
+    checked_path,
+    dataset_format,
+    iter_rows,
+)
 from training_platform.datafiles.table import (
     ROW,
     DatasetTable,
@@ -67,6 +81,8 @@ class DatasetService:
         vectors: VectorStore,
         embedder: Embedder,
         error_limit: int,
+        path_roots: Sequence[Path],
+        limits: ReadLimits,
     ):
         self.store = store
         self.storage = storage
@@ -74,6 +90,8 @@ class DatasetService:
         self.vectors = vectors
         self.embedder = embedder
         self.error_limit = error_limit
+        self.path_roots = path_roots
+        self.limits = limits
         self.tasks = TaskRunner(store.db, DatasetTask, owner="dataset_id")
 
     def recover(self) -> None:
@@ -89,7 +107,7 @@ class DatasetService:
 
     def register(self, request: DatasetRegister) -> DatasetRead:
         """A file or directory already on disk, registered where it is."""
-        path = Path(request.path).expanduser().resolve()
+        path = checked_data_path(request.path, self.path_roots, "path")
         self._check_name_free(request.name)
         table = self._read(path, "path")
         checked = self._check(table, request.kind, request, path.name, "path")
@@ -140,9 +158,18 @@ class DatasetService:
         )
         return _dataset_read(self._insert(dataset, staged.path))
 
+    def _stored_path(self, dataset: RegisteredDataset) -> Path:
+        """A registered dataset's path, still under the data roots (the roots, or a link, may have changed)."""
+        try:
+            return checked_data_path(dataset.path, self.path_roots, "path")
+        except InvalidInputError:
+            raise ConflictError(
+                f"dataset '{dataset.name}' cannot be read any more: its path is {OUTSIDE_ROOTS}"
+            ) from None
+
     def _read(self, path: Path, field: str, shown_as: str | None = None) -> DatasetTable:
         try:
-            table = load_table(path)
+            table = load_table(path, self.limits)
         except DatasetFileError as error:
             message = str(error).replace(path.name, shown_as) if shown_as else str(error)
             raise InvalidInputError([FieldError(field, message)]) from None
@@ -253,9 +280,9 @@ class DatasetService:
             self.storage.remove_dataset_files(dataset.id)
 
     def _table(self, dataset: RegisteredDataset, mapping: dict[str, str] | None = None) -> DatasetTable:
-        path = Path(dataset.path)
+        path = self._stored_path(dataset)
         try:
-            table = load_table(path)
+            table = load_table(path, self.limits)
         except DatasetFileError as error:
             raise ConflictError(f"dataset '{dataset.name}' cannot be read any more: {error}") from None
         table.frame = apply_field_mapping(table.frame, dataset.field_mapping if mapping is None else mapping)
@@ -264,7 +291,7 @@ class DatasetService:
     def rows(self, name_or_id: str, offset: int, limit: int) -> RowsPage:
         dataset = self.store.find(name_or_id)
         found = []
-        for number, row in iter_rows(Path(dataset.path), start=offset + 1):
+        for number, row in iter_rows(self._stored_path(dataset), offset + 1, self.limits):
             found.append(row_out(number, row))
             if len(found) == limit:
                 break
@@ -272,7 +299,7 @@ class DatasetService:
 
     def preview(self, name_or_id: str, row: int, tokenizer: str, max_length: int | None) -> LossPreview:
         dataset = self.store.find(name_or_id)
-        found = next(iter_rows(Path(dataset.path), start=row), None)
+        found = next(iter_rows(self._stored_path(dataset), row, self.limits), None)
         if found is None or found[0] != row:
             raise NotFoundError(f"dataset '{dataset.name}' has no row {row} (rows are numbered from 1)")
         if isinstance(found[1], RowProblem):
@@ -283,13 +310,14 @@ class DatasetService:
         return loss_preview(row, mapped, dataset.kind, load_tokenizer(path), path, length)
 
     def _tokenizer_path(self, tokenizer: str | None) -> str | None:
-        """A registered model's directory, or the path as given."""
+        """A registered model's directory, or the path as given; under the data roots either way."""
         if not tokenizer:
             return None
         try:
-            return self.models.get(tokenizer).path
+            path = self.models.get(tokenizer).path
         except NotFoundError:
-            return tokenizer
+            path = tokenizer
+        return str(checked_path(path, self.path_roots, "tokenizer"))
 
     # ---- analysis --------------------------------------------------------------------------------------
 
@@ -483,6 +511,7 @@ class DatasetService:
     def resolve(self, reference: str) -> tuple[str, dict[str, str]]:
         """A job's `dataset:<name or id>` entry → the dataset's path and its field mapping."""
         dataset = self.store.find(reference.removeprefix(DATASET_REFERENCE))
+        self._stored_path(dataset)
         return dataset.path, dataset.field_mapping
 
 

@@ -4,7 +4,7 @@ tests/db/test_migrations.py holds to these classes."""
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Column, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Column, Float, ForeignKey, Integer, String, Text, UniqueConstraint, false
 from sqlmodel import Field, SQLModel
 
 from training_platform.db.types import UTCDateTime, utcnow
@@ -210,3 +210,65 @@ class MetricAnomaly(SQLModel, table=True):
     step: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
     kind: str = Field(sa_column=Column(String(64), primary_key=True))
     message: str = Field(default="", sa_type=Text)
+
+
+# ---- authentication (training_platform/auth; docs/security.md) ---------------------------------------------------
+
+
+class User(SQLModel, table=True):
+    __tablename__ = "users"
+
+    id: str = Field(primary_key=True, max_length=32)
+    name: str = Field(unique=True, index=True, max_length=64)
+    role: str = Field(max_length=16)  # admin | member | viewer
+    # An argon2 hash in PHC format (pwdlib); the password itself is never stored.
+    password_hash: str = Field(sa_type=Text)
+    disabled: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
+    created_at: datetime = _timestamp()
+    updated_at: datetime = _timestamp()
+
+
+class ApiToken(SQLModel, table=True):
+    """An API token or a web login session. Only the SHA-256 of the token is kept: a copy of the database gives
+    nobody a credential."""
+
+    __tablename__ = "api_tokens"
+
+    id: str = Field(primary_key=True, max_length=32)
+    user_id: str = Field(sa_column=Column(ForeignKey("users.id", ondelete="CASCADE"), index=True, nullable=False))
+    kind: str = Field(max_length=16)  # api | session
+    name: str = Field(max_length=100)
+    token_hash: str = Field(unique=True, index=True, max_length=64)
+    # The token's first characters, so that its owner can tell their tokens apart in a list.
+    prefix: str = Field(max_length=16)
+    created_at: datetime = _timestamp()
+    last_used_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    expires_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+class ResourceOwner(SQLModel, table=True):
+    """Who created a job, dataset or model: members may change only their own. Kept by the auth domain, beside
+    the resources' own tables (as MLflow's basic-auth plugin keeps experiment permissions in tables of its own)."""
+
+    __tablename__ = "resource_owners"
+
+    kind: str = Field(sa_column=Column(String(16), primary_key=True))
+    resource_id: str = Field(sa_column=Column(String(32), primary_key=True))
+    owner: str = Field(max_length=64, index=True)
+    created_at: datetime = _timestamp()
+
+
+class AuditEntry(SQLModel, table=True):
+    """Who did what to which resource, from where."""
+
+    __tablename__ = "audit_log"
+
+    id: int | None = Field(default=None, primary_key=True)
+    created_at: datetime = _timestamp()
+    actor: str = Field(max_length=64, index=True)
+    action: str = Field(max_length=32)
+    resource_kind: str | None = Field(default=None, max_length=16)
+    resource_id: str | None = Field(default=None, max_length=64, index=True)
+    resource_name: str | None = Field(default=None, max_length=200)
+    client: str | None = Field(default=None, max_length=64)
+    detail: str = Field(default="", sa_type=Text)

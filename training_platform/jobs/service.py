@@ -2,7 +2,7 @@
 
 import shutil
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pydantic import TypeAdapter, ValidationError
@@ -13,7 +13,13 @@ from training_platform.contract import control
 from training_platform.contract.params import PPOParams, RuleRewardParams, TrainingParams, parse_params
 from training_platform.contract.status import read_status
 from training_platform.datafiles.formats import row_problem_errors, validate_file
-from training_platform.datafiles.io import DATASET_REFERENCE, DatasetFileError
+from training_platform.datafiles.io import (
+    DATASET_REFERENCE,
+    DatasetFileError,
+    ReadLimits,
+    checked_data_path,
+    checked_path,
+)
 from training_platform.db.tables import Job, JobTask
 from training_platform.db.types import utcnow
 from training_platform.engines.base import CheckpointInfo
@@ -43,7 +49,8 @@ from training_platform.rewards import RewardConfigError, validate_reward_spec
 from training_platform.tasks import TaskRunner
 
 # `dataset:<name or id>` → the registered dataset's path and field mapping.
-DatasetResolver = Callable[[str], tuple[str, dict[str, str]]]
+Source = tuple[str, dict[str, str]]
+DatasetResolver = Callable[[str], Source]
 
 
 class JobService:
@@ -54,12 +61,16 @@ class JobService:
         jobs_dir: Path,
         error_limit: int,
         resolve_dataset: DatasetResolver,
+        path_roots: Sequence[Path],
+        limits: ReadLimits,
     ):
         self.store = store
         self.supervisor = supervisor
         self.jobs_dir = jobs_dir
         self.error_limit = error_limit
         self.resolve_dataset = resolve_dataset
+        self.path_roots = path_roots  # where models and data files may be read from (docs/security.md)
+        self.limits = limits
         self.tasks = TaskRunner(store.db, JobTask, owner="job_id")
 
     def recover(self) -> None:
@@ -81,8 +92,8 @@ class JobService:
             raise InvalidInputError(
                 [FieldError("run_mode", f"run mode '{request.run_mode}' is not configured (set PLATFORM_RAY_ADDRESS)")]
             )
-        train, evaluation = self._data_sources(request)
-        params = self._validate(request, train, evaluation)
+        train, evaluation, source_errors = self._data_sources(request)
+        params = self._validate(request, train, evaluation, source_errors)
         job_id = uuid.uuid4().hex
         job = Job(
             id=job_id,
@@ -107,50 +118,54 @@ class JobService:
         job = self.store.add(job, f"created {request.algorithm.value} job on engine {engine.name}{chosen}")
         return self.start(job.id) if request.start else self.view(job)
 
-    def _data_sources(
-        self, request: JobCreate
-    ) -> tuple[list[tuple[str, dict[str, str]]], tuple[str, dict[str, str]] | None]:
-        """Each data entry as (absolute path, field mapping); registered datasets bring their own mapping."""
+    def _data_sources(self, request: JobCreate) -> tuple[list[Source | None], Source | None, list[FieldError]]:
+        """Each data entry as (absolute path, field mapping), registered datasets with their own mapping; None for
+        an entry that is refused (outside the data roots, an unknown dataset), with why."""
         errors: list[FieldError] = []
 
-        def source(field: str, entry: str) -> tuple[str, dict[str, str]]:
-            if not entry.startswith(DATASET_REFERENCE):
-                return _absolute(entry), {}
+        def source(field: str, entry: str) -> Source | None:
             try:
+                if not entry.startswith(DATASET_REFERENCE):
+                    return str(checked_data_path(entry, self.path_roots, field)), {}
                 return self.resolve_dataset(entry)
-            except NotFoundError as error:
+            except InvalidInputError as error:
+                errors.extend(error.errors)
+            except (NotFoundError, ConflictError) as error:
                 errors.append(FieldError(field, str(error)))
-                return entry, {}
+            return None
 
         train = [source(f"dataset_paths.{i}", entry) for i, entry in enumerate(request.dataset_paths)]
         evaluation = source("eval_dataset_path", request.eval_dataset_path) if request.eval_dataset_path else None
-        if errors:
-            raise InvalidInputError(errors)
-        return train, evaluation
+        return train, evaluation, errors
 
     def _validate(
         self,
         request: JobCreate,
-        train: list[tuple[str, dict[str, str]]],
-        evaluation: tuple[str, dict[str, str]] | None,
+        train: list[Source | None],
+        evaluation: Source | None,
+        source_errors: list[FieldError],
     ) -> TrainingParams:
         """Collect every problem at once, so one round trip shows the user all of them."""
-        errors: list[FieldError] = []
+        errors: list[FieldError] = list(source_errors)
         try:
             params = parse_params(request.algorithm, request.params)
         except ValidationError as error:
             errors += field_errors_from_pydantic(error, prefix="params")
             params = None
-        errors += _check_model_dir("model_path", request.model_path)
+        errors += self._check_model_dir("model_path", request.model_path)
         if isinstance(params, PPOParams):
-            errors += _check_model_dir("params.reward_model_path", params.reward_model_path)
+            problems = self._check_model_dir("params.reward_model_path", params.reward_model_path)
+            errors += problems
+            if not problems:
+                params.reward_model_path = _absolute(params.reward_model_path)
         rule_rewards = params.rewards if isinstance(params, RuleRewardParams) else []
         answer_fields = [spec.answer_field for spec in rule_rewards if spec.type != "format_check"]
         column_sets = []
-        for index, (path, fields) in enumerate(train):
-            problems, columns = self._check_dataset(
-                f"dataset_paths.{index}", path, fields, request.algorithm, answer_fields
-            )
+        for index, entry in enumerate(train):
+            if entry is None:  # refused, and said why
+                column_sets.append(None)
+                continue
+            problems, columns = self._check_dataset(f"dataset_paths.{index}", *entry, request.algorithm, answer_fields)
             errors += problems
             column_sets.append(columns)
         if evaluation:
@@ -173,11 +188,22 @@ class JobService:
     ) -> tuple[list[FieldError], set[str] | None]:
         """Row problems of one file (read through its field mapping) as field errors, and the columns it has."""
         try:
-            report = validate_file(Path(path), kind, answer_fields, keep=self.error_limit, field_mapping=fields)
+            report = validate_file(
+                Path(path), kind, answer_fields, keep=self.error_limit, field_mapping=fields, limits=self.limits
+            )
         except DatasetFileError as error:
             return [FieldError(field, str(error))], None
         errors = row_problem_errors(field, report.problems, report.num_rows, report.num_invalid)
         return errors, report.columns
+
+    def _check_model_dir(self, field: str, path: str) -> list[FieldError]:
+        """Under the data roots first: nothing is said about a path outside them, not even whether it exists."""
+        try:
+            directory = checked_path(path, self.path_roots, field)
+        except InvalidInputError as error:
+            return error.errors
+        problem = model_dir_problem(directory)
+        return [FieldError(field, problem)] if problem else []
 
     def find(self, name_or_id: str) -> Job:
         """The job's row, for the platform's other services."""
@@ -365,8 +391,3 @@ def _requested_gpus(params: dict) -> int:
 
 def _absolute(path: str) -> str:
     return str(Path(path).expanduser().resolve())
-
-
-def _check_model_dir(field: str, path: str) -> list[FieldError]:
-    problem = model_dir_problem(Path(path).expanduser())
-    return [FieldError(field, problem)] if problem else []

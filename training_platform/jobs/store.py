@@ -114,6 +114,26 @@ class JobStore:
             session.commit()
             return session.get(Job, job_id, populate_existing=True)
 
+    def claim_launch(self, job_id: str, attempt: int, launch_id: str) -> Job | None:
+        """Record that attempt `attempt`'s process is about to start under `launch_id` (in `run_ref`, with no pid
+        or start time yet), if the job still runs that attempt and no stop was asked; None when it does not, and
+        then nothing may be started."""
+        with self.db.session() as session:
+            result = session.execute(
+                update(Job)
+                .where(
+                    col(Job.id) == job_id,
+                    col(Job.status) == JobStatus.RUNNING.value,
+                    col(Job.attempt) == attempt,
+                    col(Job.requested_action).is_(None) | (col(Job.requested_action) != "stop"),
+                )
+                .values(run_ref=launch_id, pid=None, process_started_at=None, updated_at=utcnow())
+            )
+            if result.rowcount != 1:
+                return None
+            session.commit()
+            return session.get(Job, job_id, populate_existing=True)
+
     def update(self, job_id: str, **fields: Any) -> Job:
         with self.db.session() as session:
             session.execute(update(Job).where(col(Job.id) == job_id).values(updated_at=utcnow(), **fields))

@@ -1,10 +1,16 @@
 """Launches job processes through a runner, turns their exits into status changes, and re-attaches to
-processes that outlived a restart of the platform server."""
+processes that outlived a restart of the platform server.
+
+No process runs unknown to the database: a launch id is recorded before the runner starts anything (and not at
+all once a stop was asked), and a server that died before recording the process finds it by that id. Launching
+and stopping one job are serialized, so a stop that races a start waits for the process it has to stop.
+"""
 
 import logging
 import re
 import threading
 import time
+import uuid
 from functools import partial
 from pathlib import Path
 from typing import Protocol
@@ -12,7 +18,7 @@ from typing import Protocol
 from training_platform.common.files import tail_lines
 from training_platform.contract import control
 from training_platform.contract.layout import JobLayout
-from training_platform.contract.status import TrainingState, read_status
+from training_platform.contract.status import StatusFileError, TrainingState, TrainingStatus, parse_status
 from training_platform.db.tables import Job
 from training_platform.db.types import utcnow
 from training_platform.engines.registry import get_engine
@@ -85,6 +91,12 @@ class JobSupervisor:
         self.hung: dict[str, str] = {}  # job id → why the platform stopped it as hung
         self._activity: dict[tuple[str, int], JobActivity] = {}  # by job id and attempt; stall watch only
         self._closing = threading.Event()
+        self._job_locks: dict[str, threading.Lock] = {}  # one per job: its launch and its stops, one at a time
+        self._job_locks_guard = threading.Lock()
+
+    def _job_lock(self, job_id: str) -> threading.Lock:
+        with self._job_locks_guard:
+            return self._job_locks.setdefault(job_id, threading.Lock())
 
     def runner_for(self, job: Job) -> Runner:
         return self.runners[job.run_mode]
@@ -102,12 +114,22 @@ class JobSupervisor:
 
     def launch(self, job: Job) -> Job:
         """Start the process of a job that was just moved to running (attempt already counted)."""
+        with self._job_lock(job.id):
+            return self._launch(job)
+
+    def _launch(self, job: Job) -> Job:
         layout = layout_of(job)
+        launch_id = f"tplat-{uuid.uuid4().hex}"
         try:
+            runner = self.runner_for(job)
             control.clear(layout.control_path)
             spec = get_engine(job.engine).launch_spec(run_spec(job, self.cpu_threads))
-            runner = self.runner_for(job)
-            handle = runner.start(spec, output_of(layout))
+            claimed = self.store.claim_launch(job.id, job.attempt, launch_id)
+            if claimed is None:
+                return self.store.get(job.id)  # stopped (or moved on) before its process started: start none
+            if claimed.requested_action == "pause":
+                control.request(layout.control_path, control.ControlAction.PAUSE)  # asked before the clear above
+            handle = runner.start(spec, output_of(layout), launch_id)
         except Exception as error:
             log.exception("launching job %s failed", job.id)
             job = self.store.transition(
@@ -117,6 +139,9 @@ class JobSupervisor:
                 f"launch failed: {error}",
                 sources={JobStatus.RUNNING},
                 error=f"launch failed: {error}",
+                pid=None,
+                run_ref=None,
+                process_started_at=None,
                 finished_at=utcnow(),
             )
             self.settled(job)
@@ -133,10 +158,13 @@ class JobSupervisor:
         self.runner_for(job).watch(handle, output_of(layout_of(job)), partial(self.on_exit, job.id, job.attempt))
 
     def stop(self, job: Job) -> None:
-        """Stop the job's process (SIGTERM, then SIGKILL after the grace period)."""
-        handle = self._handle(job)
-        if handle is not None and not self.runner_for(job).stop(handle, self.stop_grace_seconds):
-            self.store.record(job.id, "process", f"{job.run_mode} run {handle.ref} did not end when stopped")
+        """Stop the job's process (SIGTERM, then SIGKILL after the grace period). A launch in progress finishes
+        first, so its process is the one stopped; a launch that has not claimed its start yet starts nothing."""
+        with self._job_lock(job.id):
+            job = self.store.get(job.id)
+            handle = self._handle(job)
+            if handle is not None and not self.runner_for(job).stop(handle, self.stop_grace_seconds):
+                self.store.record(job.id, "process", f"{job.run_mode} run {handle.ref} did not end when stopped")
 
     def start_stall_watch(self) -> None:
         """Stop running jobs that show no life for `stall_seconds` (a deadlocked collective, a rollout engine
@@ -181,15 +209,44 @@ class JobSupervisor:
         return stopped
 
     def recover(self) -> None:
-        """Called at start: re-attach to jobs whose process still runs; settle the others from their status file."""
+        """Called at start: re-attach to jobs whose process still runs; settle the others from their status file.
+        One job that cannot be recovered is logged and left as it is: it never keeps the server from starting."""
         for job in self.store.query(statuses=[JobStatus.RUNNING], limit=10_000):
-            handle = self._handle(job)
-            if handle is not None and self.runner_for(job).is_alive(handle):
-                message = f"re-attached to {job.run_mode} run {handle.ref} after a platform restart"
-                self.store.record(job.id, "process", message)
-                self._watch(job, handle)
-            else:
-                self.on_exit(job.id, job.attempt, ExitInfo(code=None))
+            try:
+                self._recover(job)
+            except Exception:
+                log.exception("recovering job %s failed", job.id)
+
+    def _recover(self, job: Job) -> None:
+        runner = self.runners.get(job.run_mode)
+        if runner is None:
+            missing = f"run mode {job.run_mode} is not configured on this server"
+            self.on_exit(job.id, job.attempt, ExitInfo(code=None, description=missing))
+            return
+        handle = self._handle(job)
+        if handle is None and job.run_ref is not None:
+            job, handle = self._find_launched(job)
+        if handle is not None and runner.is_alive(handle):
+            message = f"re-attached to {job.run_mode} run {handle.ref} after a platform restart"
+            self.store.record(job.id, "process", message)
+            self._watch(job, handle)
+            return
+        if handle is not None:
+            runner.clean_up(handle)
+        self.on_exit(job.id, job.attempt, ExitInfo(code=None))
+
+    def _find_launched(self, job: Job) -> tuple[Job, ProcessHandle | None]:
+        """A job whose launch was recorded but not its process (the last server stopped in between): its run,
+        found by the launch id, is recorded now."""
+        launch_id = job.run_ref
+        handle = self.runner_for(job).find(launch_id)
+        if handle is None:
+            return job, None
+        pid = handle.pid if job.run_mode == "local" else None
+        job = self.store.update(job.id, pid=pid, run_ref=handle.ref, process_started_at=handle.started_at)
+        message = f"found {job.run_mode} run {handle.ref} of launch {launch_id}, started before a platform restart"
+        self.store.record(job.id, "process", message)
+        return job, handle
 
     @staticmethod
     def _handle(job: Job) -> ProcessHandle | None:
@@ -224,7 +281,7 @@ class JobSupervisor:
 
     def _outcome(self, job: Job, exit_info: ExitInfo) -> tuple[JobStatus, str, str | None]:
         layout = layout_of(job)
-        status = read_status(layout.status_path)
+        status, problem = _status_of(layout)
         reported = status.status if status else None
         unobserved = exit_info.code is None
         if (hung := self.hung.pop(job.id, None)) is not None:
@@ -237,6 +294,7 @@ class JobSupervisor:
             return JobStatus.COMPLETED, status.message or "completed", None
         if unobserved:
             where = f"; it last reported '{reported}' at step {status.current_step}" if status else ""
+            where += f"; {problem}" if problem else ""
             what = (
                 exit_info.description
                 or f"{job.run_mode} run {job.run_ref} ended while the platform was not watching it"
@@ -246,6 +304,17 @@ class JobSupervisor:
         error = exit_info.describe()
         if exit_info.succeeded:
             error += " without reporting completion"
+        if problem:
+            error += f" ({problem})"
         if last_lines := log_excerpt(layout):
             error += "\n" + "\n".join(last_lines)
         return JobStatus.FAILED, exit_info.describe(), error
+
+
+def _status_of(layout: JobLayout) -> tuple[TrainingStatus | None, str | None]:
+    """The trainer's status, and why its file could not be read if it could not: a corrupt file is that job's
+    problem, told in its error, never a failure of the supervisor."""
+    try:
+        return parse_status(layout.status_path), None
+    except StatusFileError as error:
+        return None, f"its status file cannot be read: {error}"

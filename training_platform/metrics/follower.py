@@ -1,9 +1,14 @@
 """Follows a running job's metrics and status files by file notifications (inotify), not by polling:
-new lines go to live viewers at once and to the store in batches (by count or age)."""
+new lines go to live viewers at once and to the store in batches (by count or age).
+
+A failure while following (the database locked past its timeout, a full disk, a file that cannot be read) does
+not end the following: it is logged (once a minute at most) and the work is tried again at the next wake."""
 
 import asyncio
 import logging
-from collections.abc import Callable
+import math
+import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +20,7 @@ from training_platform.metrics.live import LiveHub, metric_message
 log = logging.getLogger(__name__)
 # How often the follower wakes without a file event, to flush a buffer that has grown old.
 IDLE_WAKE_MS = 1000
+FAILURE_LOG_INTERVAL_S = 60.0
 
 
 class JobFollower:
@@ -37,13 +43,15 @@ class JobFollower:
         self.status_message = status_message
         self.stop_event = asyncio.Event()
         self.task: asyncio.Task | None = None
+        self._behind = False  # a catch-up failed: read again at the next wake, file event or not
+        self._last_failure_log = -math.inf
 
     def start(self) -> None:
         self.task = asyncio.create_task(self._run(), name=f"follow-{self.job_id}")
 
     async def _run(self) -> None:
         watched = {self.metrics_path, self.status_path}
-        await self.catch_up()
+        self._behind = not await self._attempt("reading", self.catch_up)
         try:
             async for changes in watchfiles.awatch(
                 Path(self.metrics_path).parent,
@@ -56,15 +64,33 @@ class JobFollower:
                 stop_event=self.stop_event,
             ):
                 paths = {path for _, path in changes}
-                if self.metrics_path in paths:
-                    await self.catch_up()
+                if self.metrics_path in paths or self._behind:
+                    self._behind = not await self._attempt("reading", self.catch_up)
                 if self.status_path in paths:
-                    self.hub.publish(self.job_id, await asyncio.to_thread(self.status_message))
+                    await self._attempt("publishing the status", self._publish_status)
                 if self.ingester.flush_due():
-                    async with self.lock:
-                        await asyncio.to_thread(self.ingester.flush)
+                    await self._attempt("storing", self._flush)
         except Exception:
             log.exception("following metrics of job %s failed", self.job_id)
+
+    async def _attempt(self, what: str, work: Callable[[], Awaitable[object]]) -> bool:
+        """Whether `work` succeeded; a failure is logged, at most once a minute."""
+        try:
+            await work()
+            return True
+        except Exception as error:  # noqa: BLE001 - tried again at the next wake; the buffer is kept
+            now = time.monotonic()
+            if now - self._last_failure_log >= FAILURE_LOG_INTERVAL_S:
+                self._last_failure_log = now
+                log.warning("job %s: %s metrics failed, trying again: %s", self.job_id, what, error, exc_info=True)
+            return False
+
+    async def _publish_status(self) -> None:
+        self.hub.publish(self.job_id, await asyncio.to_thread(self.status_message))
+
+    async def _flush(self) -> None:
+        async with self.lock:
+            await asyncio.to_thread(self.ingester.flush)
 
     async def catch_up(self, report: IngestReport | None = None) -> int:
         """Read what is new, tell the viewers, flush if the buffer is due; returns the bytes read."""

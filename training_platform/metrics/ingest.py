@@ -3,16 +3,34 @@
 The reader's position advances in memory as lines are read; the store's copy of it (the cursor) only
 moves in the transaction that writes the rows read up to it. A crash at any instant therefore loses
 nothing (the unflushed lines are read again) and doubles nothing (rows are upserts).
+
+Nothing a file holds wedges a job's ingest: a line that is not a record is reported (a logged warning naming its
+line, rate-limited) and skipped with the cursor moving past it; a step the store refuses is written apart from
+the others and dropped alone. A write that fails for a reason that passes (a lock timeout, a full disk, a lost
+connection) keeps the buffer, and the next flush writes it.
 """
 
+import logging
+import math
 import time
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from sqlalchemy.exc import DisconnectionError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
+
+from training_platform.errors import NotFoundError
 from training_platform.metrics.reader import MalformedLine, MetricsReader, MetricsSource, StepRecord
 from training_platform.metrics.store import MetricStore
 
+log = logging.getLogger(__name__)
 BULK_FLUSH_STEPS = 1000
+# The first malformed lines of a source are logged one by one; after them, one summary a minute at most.
+MALFORMED_NAMED = 5
+WARNING_INTERVAL_S = 60.0
+# Failures of the database itself, not of what was written: the same write may succeed later.
+PASSING_FAILURES = (OperationalError, InterfaceError, DisconnectionError, PoolTimeoutError)
 
 
 @dataclass
@@ -51,6 +69,10 @@ class MetricsIngester:
         self._pending: dict[int, dict[str, float]] = {}
         self._anomalies: list[tuple[int, str, str]] = []
         self._pending_since: float | None = None
+        self._named_malformed = 0
+        self._unnamed_malformed = 0  # skipped since the last warning, not named
+        self._last_unnamed: MalformedLine | None = None
+        self._last_warning = -math.inf
 
     @property
     def pending(self) -> dict[int, dict[str, float]]:
@@ -67,6 +89,7 @@ class MetricsIngester:
         batch = self.reader.read()
         report.bytes_read += batch.bytes_read
         report.malformed += batch.malformed
+        self._report_malformed(batch.malformed)
         for record in batch.records:
             self._pending.setdefault(record.step, {}).update(record.values)
             if record.anomaly:
@@ -82,14 +105,71 @@ class MetricsIngester:
         return len(self._pending) >= self.flush_records or self.clock() - self._pending_since >= self.flush_seconds
 
     def flush(self) -> int:
-        """Write the buffered steps and the cursor that covers them, in one transaction."""
+        """Write the buffered steps and the cursor that covers them, in one transaction. A failure of the database
+        raises and keeps the buffer; steps the store refuses are dropped, each alone, and the rest written."""
         if self._pending_since is None:
             return 0
-        written = self.store.write_batch(
-            self.job_id, self._pending, self._anomalies, cursor=(self.source.name, self.reader.cursor)
-        )
+        cursor = (self.source.name, self.reader.cursor)
+        try:
+            written = self.store.write_batch(self.job_id, self._pending, self._anomalies, cursor=cursor)
+        except PASSING_FAILURES:
+            raise
+        except NotFoundError:
+            log.info("job %s is gone: %d steps read from %s dropped", self.job_id, len(self._pending), self.source.name)
+            written = 0
+        except Exception as error:  # noqa: BLE001 - what was written was refused: find the steps it was
+            log.warning(
+                "job %s: metrics of %s refused (%s); writing them step by step", self.job_id, self.source.name, error
+            )
+            written = self._write_apart(cursor)
         self._pending, self._anomalies, self._pending_since = {}, [], None
         return written
+
+    def _write_apart(self, cursor) -> int:
+        """Each buffered step in a transaction of its own; those refused are logged and dropped. Then the cursor."""
+        anomalies = defaultdict(list)
+        for anomaly in self._anomalies:
+            anomalies[anomaly[0]].append(anomaly)
+        written, refused = 0, []
+        for step, values in self._pending.items():
+            try:
+                written += self.store.write_batch(self.job_id, {step: values}, anomalies.pop(step, []))
+            except PASSING_FAILURES:
+                raise
+            except Exception as error:  # noqa: BLE001
+                refused.append(step)
+                if len(refused) <= MALFORMED_NAMED:
+                    log.warning(
+                        "job %s: step %d of %s not stored, skipped: %s", self.job_id, step, self.source.name, error
+                    )
+        left = [anomaly for rest in anomalies.values() for anomaly in rest]
+        self.store.write_batch(self.job_id, {}, left, cursor=cursor)
+        if len(refused) > MALFORMED_NAMED:
+            log.warning("job %s: %d steps of %s not stored, skipped", self.job_id, len(refused), self.source.name)
+        return written
+
+    def _report_malformed(self, malformed: list[MalformedLine]) -> None:
+        """Log skipped lines, by number, without letting a file of garbage flood the log."""
+        for line in malformed:
+            if self._named_malformed < MALFORMED_NAMED:
+                self._named_malformed += 1
+                self._last_warning = self.clock()
+                where = f"line {line.line_number} of {self.source.name}"
+                log.warning("job %s: metrics %s skipped: %s", self.job_id, where, line.reason)
+            else:
+                self._unnamed_malformed += 1
+                self._last_unnamed = line
+        if self._unnamed_malformed and self.clock() - self._last_warning >= WARNING_INTERVAL_S:
+            last = self._last_unnamed
+            log.warning(
+                "job %s: %d more malformed metrics lines of %s skipped (the last: line %d, %s)",
+                self.job_id,
+                self._unnamed_malformed,
+                self.source.name,
+                last.line_number,
+                last.reason,
+            )
+            self._unnamed_malformed, self._last_warning = 0, self.clock()
 
     def ingest_all(self, progress: Callable[[int], None] | None = None) -> IngestReport:
         """Read the source to its current end, flushing every BULK_FLUSH_STEPS steps (on-demand sync, import)."""

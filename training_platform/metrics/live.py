@@ -1,8 +1,10 @@
-"""Live messages and their in-process fan-out: one reader per job, any number of viewers."""
+"""Live messages and their in-process fan-out: one reader per job, any number of viewers (up to a limit)."""
 
 import asyncio
+import time
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
@@ -10,6 +12,11 @@ from training_platform.contract.metrics import json_number, to_grouped
 
 # A slow viewer must not hold the others back or grow memory without bound.
 QUEUE_LIMIT = 10_000
+# What a viewer may send (docs/security.md, "Limits"): the sockets only send, so a client has nothing to say but
+# the odd keep-alive; more, or larger, closes its socket.
+CLIENT_MESSAGE_BYTES = 1024
+CLIENT_MESSAGES_PER_MINUTE = 60
+POLICY_VIOLATION, TOO_BIG, TRY_AGAIN_LATER = 1008, 1009, 1013  # WebSocket close codes (RFC 6455, IANA)
 
 
 def metric_message(step: int, values: Mapping[str, float]) -> dict[str, Any]:
@@ -26,12 +33,49 @@ def finished_message(status: str) -> dict[str, Any]:
     return {"type": "finished", "status": status}
 
 
-class LiveHub:
-    """Publish/subscribe per job inside one event loop; publishers on other threads use publish_threadsafe."""
+class ClientBudget:
+    """What one viewer has sent so far; `refusal` says why its socket is closed, if it must be."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock=time.monotonic) -> None:
+        self._clock = clock
+        self._window_start = clock()
+        self._count = 0
+
+    def refusal(self, message: dict[str, Any]) -> tuple[int, str] | None:
+        data = message.get("bytes") or message.get("text") or ""
+        if len(data) > CLIENT_MESSAGE_BYTES:
+            return TOO_BIG, f"messages to this socket are limited to {CLIENT_MESSAGE_BYTES} bytes"
+        now = self._clock()
+        if now - self._window_start >= 60:
+            self._window_start, self._count = now, 0
+        self._count += 1
+        if self._count > CLIENT_MESSAGES_PER_MINUTE:
+            return POLICY_VIOLATION, f"over {CLIENT_MESSAGES_PER_MINUTE} messages a minute to a socket that only sends"
+        return None
+
+
+class LiveHub:
+    """Publish/subscribe per job inside one event loop; publishers on other threads use publish_threadsafe.
+    It also counts the WebSocket connections open on the loop (live and playback), up to `max_connections`."""
+
+    def __init__(self, max_connections: int = 256) -> None:
         self._subscribers: dict[str, set[asyncio.Queue]] = defaultdict(set)
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.max_connections = max_connections
+        self.connections = 0
+
+    @contextmanager
+    def connection(self) -> Iterator[bool]:
+        """A connection slot for one socket's lifetime: True when it got one, False when all are taken (the caller
+        closes the socket with 1013, try again later). Only the event loop's thread calls it, so no lock."""
+        admitted = self.connections < self.max_connections
+        if admitted:
+            self.connections += 1
+        try:
+            yield admitted
+        finally:
+            if admitted:
+                self.connections -= 1
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop

@@ -5,6 +5,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, model_validator
 
+from training_platform.contract.params import MAX_STEPS
 from training_platform.metrics.live import metric_message
 
 # A long pause in the recording (a paused job, a slow evaluation) replays as at most this long at 1x.
@@ -14,8 +15,9 @@ UNTIMED_GAP_SECONDS = 0.1
 
 
 class PlaybackRequest(BaseModel):
-    start_step: int | None = Field(default=None, ge=0)
-    end_step: int | None = Field(default=None, ge=0)
+    # Steps fit a 64-bit column with room to spare (docs/security.md, "Limits").
+    start_step: int | None = Field(default=None, ge=0, le=MAX_STEPS)
+    end_step: int | None = Field(default=None, ge=0, le=MAX_STEPS)
     speed: float = Field(default=1.0, ge=0.1, le=10.0)
 
     @model_validator(mode="after")

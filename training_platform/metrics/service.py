@@ -31,6 +31,7 @@ from training_platform.metrics.store import MetricStore
 log = logging.getLogger(__name__)
 ENDING_DRAIN_TIMEOUT_S = 120.0
 IMPORT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$")
+MAX_QUERY_KEYS = 1000  # keys named in one query (docs/security.md, "Limits")
 
 
 class MetricsService:
@@ -41,13 +42,16 @@ class MetricsService:
         flush_records: int,
         flush_seconds: float,
         max_import_bytes: int,
+        max_points: int,
+        max_websockets: int,
     ):
         self.store = store
         self.jobs = jobs
         self.flush_records = flush_records
         self.flush_seconds = flush_seconds
         self.max_import_bytes = max_import_bytes
-        self.hub = LiveHub()
+        self.max_points = max_points  # per query, across its keys
+        self.hub = LiveHub(max_websockets)
         self._followers: dict[str, JobFollower] = {}
         self._locks: dict[str, asyncio.Lock] = {}
 
@@ -158,9 +162,29 @@ class MetricsService:
     def query(
         self, name_or_id: str, keys: list[str] | None, start: int | None, end: int | None, max_points: int | None
     ) -> MetricsOut:
+        """The series asked for; together never more than `max_points` points (each series downsampled to its
+        share of them when there are more)."""
         if start is not None and end is not None and start > end:
             raise InvalidInputError([FieldError("start_step", f"start_step {start} is after end_step {end}")])
+        if keys is not None and len(keys) > MAX_QUERY_KEYS:
+            raise InvalidInputError([FieldError("keys", f"at most {MAX_QUERY_KEYS} keys in one query")])
         job = self.jobs.find(name_or_id)
+        wanted = None if keys is None else set(keys)
+        stored = [info.points for info in self.store.keys(job.id) if wanted is None or info.key in wanted]
+        if max_points is None and sum(stored) <= self.max_points:
+            return self._query(job, keys, start, end, None)  # every point, as stored
+        share = self.max_points // max(len(stored), 1)
+        if share < 2:  # a series shows at least its first and last point
+            message = (
+                f"{len(stored)} series at once exceed the limit of {self.max_points} points per query "
+                f"(PLATFORM_METRICS_MAX_POINTS); ask for at most {self.max_points // 2} keys"
+            )
+            raise InvalidInputError([FieldError("keys", message)])
+        return self._query(job, keys, start, end, min(max_points or share, share))
+
+    def _query(
+        self, job: Job, keys: list[str] | None, start: int | None, end: int | None, max_points: int | None
+    ) -> MetricsOut:
         series = self.store.query(job.id, keys, start, end, max_points)
         return MetricsOut(job_id=job.id, series=[SeriesOut.of(s) for s in series])
 

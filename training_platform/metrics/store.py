@@ -3,9 +3,16 @@
 Values are keyed by (job, key, step): writing the same step again overwrites it, so re-reading a file
 (after a restart, a truncation, a resumed run re-logging steps) never doubles anything. A batch's
 points, the rollups they touch, the anomalies and the reader's cursor are written in one transaction.
+
+The store keeps one cache, the ids of series (job, key → id), and it only ever holds what a committed
+transaction made: a write that rolls back leaves it as it was (SQLite hands a rolled-back or deleted row's id
+to the next new row, so an id cached from such a write would send one job's values into another's series). A
+cached id is used only while its job's row exists, checked (and, on PostgreSQL, kept from deletion) in the
+transaction that uses it.
 """
 
 import math
+import threading
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -14,8 +21,9 @@ from sqlalchemy import Connection, and_, func, select, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 
 from training_platform.db import Database
-from training_platform.db.tables import MetricAnomaly, MetricCursor, MetricPoint, MetricRollup, MetricSeries
+from training_platform.db.tables import Job, MetricAnomaly, MetricCursor, MetricPoint, MetricRollup, MetricSeries
 from training_platform.db.types import utcnow
+from training_platform.errors import NotFoundError
 from training_platform.metrics.downsample import (
     Summary,
     Value,
@@ -29,6 +37,7 @@ from training_platform.metrics.reader import Cursor
 
 ROLLUP_STEPS = 256  # steps per rollup bucket
 _POINT, _ROLLUP, _SERIES = MetricPoint.__table__, MetricRollup.__table__, MetricSeries.__table__
+_JOB = Job.__table__
 
 
 @dataclass(frozen=True)
@@ -84,7 +93,8 @@ class MetricStore:
             f"INSERT INTO metric_points (series_id, step, value) VALUES ({marker}, {marker}, {marker}) "
             "ON CONFLICT (series_id, step) DO UPDATE SET value = excluded.value"
         )
-        self._series_ids: dict[tuple[str, str], int] = {}
+        self._series_ids: dict[tuple[str, str], int] = {}  # committed series only
+        self._cache_lock = threading.Lock()
 
     # ---- writing ---------------------------------------------------------------------------------
 
@@ -111,6 +121,7 @@ class MetricStore:
         written = 0
         created: dict[tuple[str, str], int] = {}
         with self.db.engine.begin() as connection:
+            self._lock_job(connection, job_id)
             keys = {key for values in steps.values() for key in values}
             series = self._series(connection, job_id, keys, created)
             rows = [
@@ -134,14 +145,27 @@ class MetricStore:
                 self._save_cursor(connection, job_id, *cursor)
         # Only now that they are committed: a series created by a write that rolled back does not exist, and its
         # id may be handed to another series next.
-        self._series_ids.update(created)
+        with self._cache_lock:
+            self._series_ids.update(created)
         return written
+
+    def _lock_job(self, connection: Connection, job_id: str) -> None:
+        """The job's row must exist for the whole transaction: its series (and their cached ids) go with it. On
+        PostgreSQL a key-share lock keeps it from being deleted meanwhile (status updates are not held up); SQLite
+        has one writer at a time."""
+        query = select(_JOB.c.id).where(_JOB.c.id == job_id).with_for_update(read=True, key_share=True)
+        if connection.execute(query).first() is None:
+            with self._cache_lock:
+                self._series_ids = {key: id_ for key, id_ in self._series_ids.items() if key[0] != job_id}
+            raise NotFoundError(f"job '{job_id}' not found")
 
     def _series(
         self, connection: Connection, job_id: str, keys: set[str], created: dict[tuple[str, str], int]
     ) -> dict[str, int]:
         """Series ids of `keys`, making the missing series; their ids also go into `created`."""
-        missing = [key for key in keys if (job_id, key) not in self._series_ids]
+        with self._cache_lock:
+            cached = {key: self._series_ids.get((job_id, key)) for key in keys}
+        missing = [key for key, series_id in cached.items() if series_id is None]
         if missing:
             connection.execute(
                 self._insert(_SERIES).on_conflict_do_nothing(index_elements=["job_id", "key"]),
@@ -151,7 +175,7 @@ class MetricStore:
                 select(_SERIES.c.key, _SERIES.c.id).where(_SERIES.c.job_id == job_id, _SERIES.c.key.in_(missing))
             )
             created.update({(job_id, key): series_id for key, series_id in found})
-        return {key: self._series_ids.get((job_id, key)) or created[(job_id, key)] for key in keys}
+        return {key: cached[key] or created[(job_id, key)] for key in keys}
 
     def _update_rollups(self, connection: Connection, rows: list[tuple[int, int, Value]]) -> None:
         touched: dict[tuple[int, int], list[tuple[int, Value]]] = defaultdict(list)

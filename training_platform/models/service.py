@@ -2,8 +2,10 @@
 
 import json
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 
+from training_platform.common.paths import OUTSIDE_ROOTS, under_roots
 from training_platform.db.tables import RegisteredModel
 from training_platform.errors import ConflictError, FieldError, InvalidInputError
 from training_platform.models.schemas import ModelRead, ModelRegister
@@ -44,11 +46,15 @@ def model_dir_problem(path: Path) -> str | None:
 
 
 class ModelService:
-    def __init__(self, store: ModelStore):
+    def __init__(self, store: ModelStore, path_roots: Sequence[Path]):
         self.store = store
+        self.path_roots = path_roots  # where models may be read from (docs/security.md)
 
     def register(self, request: ModelRegister) -> ModelRead:
-        path = Path(request.path).expanduser().resolve()
+        # Under the data roots first: nothing is said about a path outside them, not even whether it exists.
+        path = under_roots(request.path, self.path_roots)
+        if path is None:
+            raise InvalidInputError([FieldError("path", OUTSIDE_ROOTS)])
         if problem := model_dir_problem(path):
             raise InvalidInputError([FieldError("path", problem)])
         config = json.loads((path / "config.json").read_text(encoding="utf-8"))

@@ -4,6 +4,7 @@ Importing this package stays cheap (no sympy, torch or transformers): math_verif
 loaded the first time a LaTeX answer has to be compared.
 """
 
+from training_platform.rewards.code import RewardCode, check_reward_code, locate_reward_code
 from training_platform.rewards.comparison import answers_match
 from training_platform.rewards.extraction import extract_answer
 from training_platform.rewards.functions import (
@@ -15,12 +16,15 @@ from training_platform.rewards.functions import (
 from training_platform.rewards.spec import RewardConfigError, RewardSpec
 
 __all__ = [
+    "RewardCode",
     "RewardConfigError",
     "RewardSpec",
     "answers_match",
     "build_reward_function",
+    "check_reward_code",
     "extract_answer",
     "load_custom_function",
+    "locate_reward_code",
     "score",
     "validate_reward_spec",
 ]

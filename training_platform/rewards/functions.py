@@ -1,6 +1,5 @@
 """Scoring completions with a RewardSpec, one at a time or in the batches trainers call with."""
 
-import ast
 import hashlib
 import importlib
 import importlib.util
@@ -11,6 +10,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from training_platform.rewards.code import RewardCode, locate_reward_code
 from training_platform.rewards.comparison import answers_match
 from training_platform.rewards.extraction import extract_answer
 from training_platform.rewards.spec import RewardConfigError, RewardSpec
@@ -18,37 +18,29 @@ from training_platform.rewards.spec import RewardConfigError, RewardSpec
 RewardFunction = Callable[[Sequence[str], Sequence[Mapping[str, Any]]], list[float]]
 
 
-def load_custom_function(spec: str) -> Callable[..., Any]:
-    """Resolve "module.sub:func" or "path/to/file.py:func" (relative to the working directory)."""
-    target, sep, attribute = spec.rpartition(":")
-    if not sep or not target.strip() or not attribute:
-        raise RewardConfigError(
-            f"custom reward function {spec!r} must look like 'module.path:function' or 'path/to/file.py:function'"
-        )
-    if target.endswith(".py") or "/" in target:
-        module = _load_file(target)
-        where = f"file {target!r}"
+def load_custom_function(spec: str, code_dir: Path | None) -> Callable[..., Any]:
+    """Import "file.py:func" or "package.module:func" from the reward code directory `code_dir` (code.py says
+    what may be named). The training process calls this; the platform server only runs check_reward_code."""
+    code = locate_reward_code(spec, code_dir)
+    if code.module is None:
+        module, where = _load_file(code.path), f"file {code.path.name!r}"
     else:
-        module = _import_module(target)
-        where = f"module {target!r}"
+        module, where = _import_module(code), f"module {code.module!r}"
     try:
-        function = getattr(module, attribute)
+        function = getattr(module, code.attribute)
     except AttributeError:
-        raise RewardConfigError(f"{where} has no attribute {attribute!r}") from None
+        raise RewardConfigError(f"{where} has no attribute {code.attribute!r}") from None
     if not callable(function):
-        raise RewardConfigError(f"{attribute!r} in {where} is not callable (it is a {type(function).__name__})")
+        raise RewardConfigError(f"{code.attribute!r} in {where} is not callable (it is a {type(function).__name__})")
     return function
 
 
-def _load_file(target: str):
-    path = Path(target).expanduser().resolve()
-    if not path.is_file():
-        raise RewardConfigError(f"custom reward file not found: {path}")
+def _load_file(path: Path):
     # One module name per file, so reloading the same file replaces it instead of piling up.
     name = "_custom_reward_" + hashlib.sha1(str(path).encode()).hexdigest()[:12]
     module_spec = importlib.util.spec_from_file_location(name, path)
     if module_spec is None or module_spec.loader is None:
-        raise RewardConfigError(f"cannot load {path} as a Python module")
+        raise RewardConfigError(f"cannot load {path.name} as a Python module")
     module = importlib.util.module_from_spec(module_spec)
     # Registered before running it: dataclasses and pickling look the module up by name.
     sys.modules[name] = module
@@ -56,32 +48,44 @@ def _load_file(target: str):
         module_spec.loader.exec_module(module)
     except Exception as exc:
         sys.modules.pop(name, None)
-        raise RewardConfigError(f"importing custom reward file {path} failed: {type(exc).__name__}: {exc}") from exc
+        raise RewardConfigError(
+            f"importing custom reward file {path.name} failed: {type(exc).__name__}: {exc}"
+        ) from exc
     return module
 
 
-def _import_module(target: str):
+def _import_module(code: RewardCode):
+    # The directory first on the path, so its packages come before installed ones of the same name (and stay
+    # importable for the imports the module does later).
+    if str(code.root) not in sys.path:
+        sys.path.insert(0, str(code.root))
+    target = code.module
     try:
-        return importlib.import_module(target)
+        module = importlib.import_module(target)
     except ModuleNotFoundError as exc:
         if exc.name is not None and (target == exc.name or target.startswith(exc.name + ".")):
-            raise RewardConfigError(
-                f"module {target!r} is not importable: no module named {exc.name!r} (is it installed or on PYTHONPATH?)"
-            ) from exc
+            raise RewardConfigError(f"module {target!r} is not importable: no module named {exc.name!r}") from exc
         raise RewardConfigError(f"importing module {target!r} failed: {exc}") from exc
     except Exception as exc:
         raise RewardConfigError(f"importing module {target!r} failed: {type(exc).__name__}: {exc}") from exc
+    origin = getattr(module, "__file__", None)
+    if origin is None or not Path(origin).resolve().is_relative_to(code.root):
+        raise RewardConfigError(
+            f"module {target!r} was already imported from outside the reward code directory: rename the package"
+        )
+    return module
 
 
-def score(spec: RewardSpec, completion: str, row: Mapping[str, Any]) -> float:
+def score(spec: RewardSpec, completion: str, row: Mapping[str, Any], code_dir: Path | None = None) -> float:
     """Unweighted reward of one completion; `spec.weight` is left to the trainer to apply."""
-    function = load_custom_function(spec.function) if spec.type == "custom" else None
+    function = load_custom_function(spec.function, code_dir) if spec.type == "custom" else None
     return _score(spec, completion, row, function)
 
 
-def build_reward_function(spec: RewardSpec) -> RewardFunction:
-    """Batched scorer `(completions, rows) -> scores`, named `spec.name` for metric logging."""
-    function = load_custom_function(spec.function) if spec.type == "custom" else None
+def build_reward_function(spec: RewardSpec, code_dir: Path | None = None) -> RewardFunction:
+    """Batched scorer `(completions, rows) -> scores`, named `spec.name` for metric logging; a custom function
+    is imported from the reward code directory `code_dir` (none: custom functions are refused)."""
+    function = load_custom_function(spec.function, code_dir) if spec.type == "custom" else None
 
     def reward(completions: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> list[float]:
         if len(completions) != len(rows):
@@ -93,10 +97,11 @@ def build_reward_function(spec: RewardSpec) -> RewardFunction:
 
 
 def validate_reward_spec(spec: RewardSpec, columns: Iterable[str] | None = None, location: str = "") -> None:
-    """Fail before training starts on what would otherwise fail at the first reward call.
+    """Fail before training starts on what would otherwise fail at the first reward call: the answer column.
 
-    A custom function is checked without running it (the file is parsed, a module is only located):
-    the platform server must not execute user code; the training process loads it.
+    A custom function's code is checked apart (code.check_reward_code), by the engines, which know the server's
+    reward code directory: confined to it, the file read and parsed, never imported, since the platform server
+    must not execute user code; the training process loads it.
     """
     prefix = f"{location}." if location else ""
     if columns is not None and spec.type in ("math_verify", "custom"):
@@ -106,44 +111,6 @@ def validate_reward_spec(spec: RewardSpec, columns: Iterable[str] | None = None,
                 f"{prefix}answer_field: column {spec.answer_field!r} not found in dataset"
                 f" (columns: {', '.join(columns)})"
             )
-    if spec.type == "custom":
-        try:
-            _check_custom_function(spec.function)
-        except RewardConfigError as exc:
-            raise RewardConfigError(f"{prefix}function: {exc}") from exc
-
-
-_REWARD_ARGUMENTS = ("completion", "reference", "row")
-
-
-def _check_custom_function(spec: str) -> None:
-    target, _, attribute = spec.rpartition(":")
-    if not (target.endswith(".py") or "/" in target):
-        try:
-            found = importlib.util.find_spec(target)
-        except (ImportError, ValueError) as exc:
-            found, reason = None, str(exc)
-        else:
-            reason = "not found"
-        if found is None:
-            raise RewardConfigError(
-                f"module {target!r} is not importable ({reason}; is it installed or on PYTHONPATH?)"
-            )
-        return
-    path = Path(target).expanduser().resolve()
-    if not path.is_file():
-        raise RewardConfigError(f"custom reward file not found: {path}")
-    try:
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    except (SyntaxError, UnicodeDecodeError) as exc:
-        raise RewardConfigError(f"file {target!r} is not valid Python: {exc}") from None
-    definitions = {node.name: node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    if attribute not in definitions:
-        raise RewardConfigError(f"file {target!r} defines no top-level function {attribute!r}")
-    arguments = definitions[attribute].args
-    names = {a.arg for a in arguments.posonlyargs + arguments.args + arguments.kwonlyargs}
-    if arguments.kwarg is None and not set(_REWARD_ARGUMENTS) <= names:
-        raise RewardConfigError(f"must accept keyword arguments {', '.join(_REWARD_ARGUMENTS[:-1])} and row")
 
 
 def _score(spec: RewardSpec, completion: str, row: Mapping[str, Any], function: Callable[..., Any] | None) -> float:

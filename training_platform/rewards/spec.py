@@ -54,13 +54,13 @@ class RewardSpec(BaseModel):
         kind = info.data.get("type")
         if value is None:
             if kind == "custom":
-                raise ValueError("required when type is 'custom' (e.g. 'my_rewards:score' or 'rewards.py:score')")
+                raise ValueError("required when type is 'custom' (e.g. 'rewards.py:score' or 'my_rewards:score')")
             return None
         if kind is not None and kind != "custom":
             raise ValueError(f"only used by type 'custom', not '{kind}'")
         target, sep, attribute = value.rpartition(":")
         if not sep or not target.strip() or not attribute.isidentifier():
-            raise ValueError(f"expected 'module.path:function' or 'path/to/file.py:function', got {value!r}")
+            raise ValueError(f"expected 'file.py:function' or 'package.module:function', got {value!r}")
         return value
 
     @property

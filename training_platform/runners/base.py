@@ -1,4 +1,8 @@
-"""The runner interface: the same four verbs for a local process and a Ray job."""
+"""The runner interface: the same verbs for a local process and a Ray job.
+
+Every run is started under a launch id the platform chose and recorded before asking for it: a local process
+carries it in its environment, a Ray job as its submission id. A server that stopped between starting a run and
+recording its handle finds the run again by that id (`find`), so no process runs unknown to the database."""
 
 import signal
 from abc import ABC, abstractmethod
@@ -52,8 +56,13 @@ class Runner(ABC):
     mode: str
 
     @abstractmethod
-    def start(self, spec: LaunchSpec, output: OutputFiles) -> ProcessHandle:
-        """Start the process, its output appended to the files."""
+    def start(self, spec: LaunchSpec, output: OutputFiles, launch_id: str) -> ProcessHandle:
+        """Start the process under `launch_id` (recorded by the caller beforehand), its output appended to the
+        files."""
+
+    @abstractmethod
+    def find(self, launch_id: str) -> ProcessHandle | None:
+        """The run started under `launch_id` if it is still going, else None (what is left of it is ended)."""
 
     @abstractmethod
     def watch(self, handle: ProcessHandle, output: OutputFiles, on_exit: Callable[[ExitInfo], None]) -> None:
@@ -67,3 +76,7 @@ class Runner(ABC):
     @abstractmethod
     def stop(self, handle: ProcessHandle, grace_seconds: float) -> bool:
         """Stop the run (gently, then by force after the grace period); whether all of it is gone."""
+
+    @abstractmethod
+    def clean_up(self, handle: ProcessHandle) -> None:
+        """End what is left of a run whose main process is gone (its workers), found so after a restart."""

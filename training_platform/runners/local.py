@@ -1,4 +1,7 @@
-"""Runs training processes on this machine as children of the platform server."""
+"""Runs training processes on this machine as children of the platform server.
+
+A process gets the environment it needs (common/environment.py) and its launch id, by which a restarted server
+finds it when the last one did not live to record its pid."""
 
 import logging
 import os
@@ -11,6 +14,7 @@ from datetime import UTC, datetime
 
 import psutil
 
+from training_platform.common.environment import inherited_environment
 from training_platform.contract.run import LaunchSpec
 from training_platform.runners.base import ExitInfo, OutputFiles, ProcessHandle, Runner
 
@@ -20,6 +24,7 @@ _POLL_INTERVAL_S = 0.5
 # After SIGKILL a process is gone in milliseconds, unless the kernel holds it (uninterruptible I/O on a hung
 # file system): stop waiting then, rather than hang the request that stopped it.
 KILL_WAIT_S = 30.0
+LAUNCH_ID_VARIABLE = "PLATFORM_LAUNCH_ID"
 
 
 def _exit_info(returncode: int) -> ExitInfo:
@@ -33,7 +38,7 @@ class LocalRunner(Runner):
         self._children: dict[int, subprocess.Popen] = {}
         self._lock = threading.Lock()
 
-    def start(self, spec: LaunchSpec, output: OutputFiles) -> ProcessHandle:
+    def start(self, spec: LaunchSpec, output: OutputFiles, launch_id: str) -> ProcessHandle:
         output.stdout.parent.mkdir(parents=True, exist_ok=True)
         banner = f"\n===== {datetime.now(UTC).isoformat()} start: {' '.join(spec.argv)}\n"
         with open(output.stdout, "a", encoding="utf-8") as out, open(output.stderr, "a", encoding="utf-8") as err:
@@ -44,7 +49,7 @@ class LocalRunner(Runner):
             process = subprocess.Popen(
                 spec.argv,  # an argument list: nothing is interpreted by a shell
                 cwd=spec.cwd,
-                env={**os.environ, **spec.env},
+                env={**inherited_environment(), **spec.env, LAUNCH_ID_VARIABLE: launch_id},
                 stdin=subprocess.DEVNULL,
                 stdout=out,
                 stderr=err,
@@ -55,6 +60,30 @@ class LocalRunner(Runner):
         with self._lock:
             self._children[process.pid] = process
         return ProcessHandle(ref=str(process.pid), started_at=psutil.Process(process.pid).create_time())
+
+    def find(self, launch_id: str) -> ProcessHandle | None:
+        """The session leader whose environment carries `launch_id`; if only members of its session are left,
+        they are killed."""
+        leader, sessions = None, set()
+        for process in psutil.process_iter(["environ"]):
+            try:
+                if (process.info["environ"] or {}).get(LAUNCH_ID_VARIABLE) != launch_id:
+                    continue
+                if process.status() == psutil.STATUS_ZOMBIE:
+                    continue
+                sid = os.getsid(process.pid)
+                if sid == process.pid:
+                    leader = ProcessHandle(ref=str(process.pid), started_at=process.create_time())
+                sessions.add(sid)
+            except (OSError, psutil.Error):
+                continue
+        if leader is None:
+            for sid in sessions:
+                self._kill_session(sid, signal.SIGKILL)
+        return leader
+
+    def clean_up(self, handle: ProcessHandle) -> None:
+        self._kill_stragglers(handle)
 
     def watch(self, handle: ProcessHandle, output: OutputFiles, on_exit: Callable[[ExitInfo], None]) -> None:
         with self._lock:

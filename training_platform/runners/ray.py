@@ -1,7 +1,8 @@
 """Runs jobs on a Ray cluster through Ray's Job Submission API (the dashboard's HTTP endpoint).
 
 The job's command becomes the Ray job's entrypoint and its environment the runtime env's env_vars (verl's
-workers need the file-logger path, the offline flags and the plugin there). Paths are the job's own: the cluster
+workers need the file-logger path, the offline flags and the plugin there): only the launch spec's variables,
+never the server's own environment. Paths are the job's own: the cluster
 must see the platform's home (one machine, or shared storage).
 
 Following a run survives a dashboard that is unreachable for a while: each call is retried with backoff, and
@@ -14,7 +15,6 @@ import logging
 import shlex
 import threading
 import time
-import uuid
 from collections.abc import Callable
 from pathlib import Path
 
@@ -91,8 +91,9 @@ class RayRunner(Runner):
         )
         return retrying(lambda: function(self._client()))
 
-    def start(self, spec: LaunchSpec, output: OutputFiles) -> ProcessHandle:
-        submission_id = f"tplat-{uuid.uuid4().hex[:16]}"
+    def start(self, spec: LaunchSpec, output: OutputFiles, launch_id: str) -> ProcessHandle:
+        # The launch id is the submission id: recorded before the submission, it finds the run after a restart.
+        submission_id = launch_id
         entrypoint = f"cd {shlex.quote(str(spec.cwd))} && {shlex.join(spec.argv)}"
         # Submitted once: a retried submission could start the run twice.
         self._client().submit_job(
@@ -164,6 +165,11 @@ class RayRunner(Runner):
                 return
             delay = min(delay * 2, 15.0)
 
+    def find(self, launch_id: str) -> ProcessHandle | None:
+        """The Ray job submitted under `launch_id`, if it may still run (unreachable counts, as for is_alive)."""
+        handle = ProcessHandle(ref=launch_id, started_at=time.time())
+        return handle if self.is_alive(handle) else None
+
     def is_alive(self, handle: ProcessHandle) -> bool:
         """Whether the run may still be going: a cluster that cannot be reached now is asked again by the
         follower (which fails the run only once its patience is spent), so it counts as alive."""
@@ -174,6 +180,9 @@ class RayRunner(Runner):
                 return True
             log.warning("Ray job %s could not be looked up: %s", handle.ref, error)
             return False
+
+    def clean_up(self, handle: ProcessHandle) -> None:
+        """Nothing to do: Ray ends a job's workers with its driver."""
 
     def stop(self, handle: ProcessHandle, grace_seconds: float) -> bool:
         self._call("stop", lambda client: client.stop_job(handle.ref))

@@ -8,12 +8,14 @@ import type {
   Job,
   JobCreateBody,
   JobEvent,
+  LoginAnswer,
   LogTail,
   MetricsResponse,
   ModelPreset,
   OpenApiDocument,
   Recommendation,
   RegisteredModel,
+  SessionUser,
   SystemInfo,
 } from './types'
 import type {
@@ -33,6 +35,10 @@ const monitoring = (id: string) => `/monitoring/${encodeURIComponent(id)}`
 const dataset = (id: string) => `/datasets/${encodeURIComponent(id)}`
 
 export const api = {
+  login: (username: string, password: string) => post<LoginAnswer>('/auth/login', { username, password }),
+  logout: () => post<void>('/auth/logout'),
+  me: () => get<SessionUser>('/auth/me'),
+
   system: () => get<SystemInfo>('/system'),
   openapi: () => request<OpenApiDocument>('GET', '/openapi.json'),
   algorithms: () => get<AlgorithmInfo[]>('/algorithms'),

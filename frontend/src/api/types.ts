@@ -20,6 +20,10 @@ export type Checkpoint = Schemas['CheckpointRead']
 export type LogTail = Schemas['LogTail']
 export type RegisteredModel = Schemas['ModelRead']
 export type SystemInfo = Schemas['SystemInfo']
+export type Role = Schemas['Role']
+/** The logged-in user: GET /auth/me (which also says how they authenticated), POST /auth/login's `user`. */
+export type SessionUser = Schemas['SessionUser']
+export type LoginAnswer = Schemas['LoginResult']
 /** The body of POST /jobs as the form sends it: the run mode is left to the server. */
 export type JobCreateBody = Omit<Schemas['JobCreate'], 'run_mode'>
 

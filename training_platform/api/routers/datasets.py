@@ -2,11 +2,12 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Request, Response, status
+from fastapi import APIRouter, Path, Query, Request, Response, status
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse
 
 from training_platform.api.deps import PlatformDep
+from training_platform.contract.params import MAX_SEQUENCE_LENGTH, MAX_STEPS
 from training_platform.datasets.audit import AuditOptions
 from training_platform.datasets.convert import ConvertRequest
 from training_platform.datasets.preview import LossPreview, RowsPage
@@ -47,8 +48,10 @@ async def upload_dataset(
     platform: PlatformDep,
     name: DatasetName,
     kind: DatasetKind,
-    filename: Annotated[str, Query(min_length=1, description="The file's name: .json, .jsonl or .parquet.")],
-    description: str = "",
+    filename: Annotated[
+        str, Query(min_length=1, max_length=255, description="The file's name: .json, .jsonl or .parquet.")
+    ],
+    description: Annotated[str, Query(max_length=10_000)] = "",
     field: Annotated[list[str], Query(description="Field mapping entries FIELD=COLUMN, e.g. prompt=question.")] = [],  # noqa: B006
     label_fields: Annotated[list[str], Query()] = [],  # noqa: B006 (FastAPI copies it)
     allow_invalid_rows: bool = False,
@@ -104,7 +107,7 @@ def dataset_versions(dataset: str, platform: PlatformDep) -> list[DatasetRead]:
 def dataset_rows(
     dataset: str,
     platform: PlatformDep,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_STEPS)] = 0,
     limit: Annotated[int, Query(ge=1, le=500)] = 20,
 ) -> RowsPage:
     return platform.datasets.rows(dataset, offset, limit)
@@ -113,10 +116,13 @@ def dataset_rows(
 @router.get("/{dataset}/rows/{row}/preview")
 def row_preview(
     dataset: str,
-    row: int,
+    row: Annotated[int, Path(ge=1, le=MAX_STEPS)],
     platform: PlatformDep,
-    tokenizer: Annotated[str, Query(min_length=1, description="Registered model, or a model/tokenizer directory.")],
-    max_length: Annotated[int | None, Query(ge=1)] = None,
+    tokenizer: Annotated[
+        str,
+        Query(min_length=1, max_length=4096, description="Registered model, or a model/tokenizer directory."),
+    ],
+    max_length: Annotated[int | None, Query(ge=1, le=MAX_SEQUENCE_LENGTH)] = None,
 ) -> LossPreview:
     """The row after the chat template, token by token, with the tokens that carry the loss marked."""
     return platform.datasets.preview(dataset, row, tokenizer, max_length)
@@ -126,7 +132,7 @@ def row_preview(
 def dataset_stats(
     dataset: str,
     platform: PlatformDep,
-    tokenizer: str | None = None,
+    tokenizer: Annotated[str | None, Query(max_length=4096)] = None,
     bins: Annotated[int, Query(ge=1, le=200)] = 20,
 ) -> DatasetStats:
     return platform.datasets.stats(dataset, tokenizer, bins)

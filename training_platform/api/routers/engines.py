@@ -1,9 +1,11 @@
 import shlex
 
-from fastapi import APIRouter
+from fastapi import APIRouter, HTTPException
 
 from training_platform.engines.registry import engines, get_engine
 from training_platform.engines.schemas import EngineRead, VerlCommand, VerlProblem, VerlValidation
+from training_platform.engines.verl.validator import SLOT_WAIT_SECONDS, ValidationBusyError
+from training_platform.errors import FieldError, InvalidInputError
 
 router = APIRouter(prefix="/engines", tags=["engines"])
 
@@ -14,9 +16,23 @@ def list_engines() -> list[EngineRead]:
     return [EngineRead.of(engine) for engine in engines()]
 
 
-@router.post("/verl/validate")
+@router.post(
+    "/verl/validate",
+    responses={
+        422: {"description": "Not a command, or an override Hydra/OmegaConf would execute or resolve (named)."},
+        503: {"description": "Every verl validation process is busy (settings.validation_concurrency)."},
+    },
+)
 def validate_verl_command(body: VerlCommand) -> VerlValidation:
-    """Check a hand-written verl command against verl's own configs and checks, offline, before running it."""
-    argv = shlex.split(body.command) if isinstance(body.command, str) else body.command
-    problems = [VerlProblem(**problem) for problem in get_engine("verl").validate(argv)]
+    """Check a hand-written verl command against verl's own configs and checks, offline, before running it.
+    Overrides that would run code or read the server's environment (`_target_`, `${...}`, additions of keys
+    the platform does not add itself) are refused, each named."""
+    try:
+        argv = shlex.split(body.command) if isinstance(body.command, str) else body.command
+    except ValueError as error:  # unbalanced quotes
+        raise InvalidInputError([FieldError("command", f"cannot be split like a shell would: {error}")]) from None
+    try:
+        problems = [VerlProblem(**problem) for problem in get_engine("verl").validate(argv)]
+    except ValidationBusyError as error:
+        raise HTTPException(503, str(error), headers={"Retry-After": str(int(SLOT_WAIT_SECONDS))}) from None
     return VerlValidation(valid=not problems, problems=problems)

@@ -21,7 +21,7 @@ def list_jobs(
     platform: PlatformDep,
     status_filter: Annotated[list[JobStatus], Query(alias="status")] = [],  # noqa: B006 (FastAPI copies it)
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=2**62)] = 0,
 ) -> list[JobRead]:
     return platform.jobs.list_jobs(status_filter, limit, offset)
 
@@ -92,7 +92,7 @@ def job_logs(
     platform: PlatformDep,
     stream: Stream = "stdout",
     lines: Annotated[int, Query(ge=1, le=100_000)] = 200,
-    contains: Annotated[str | None, Query(min_length=1)] = None,
+    contains: Annotated[str | None, Query(min_length=1, max_length=1000)] = None,
 ) -> LogTail:
     return LogTail(stream=stream, lines=platform.jobs.log_tail(job, stream, lines, contains))
 

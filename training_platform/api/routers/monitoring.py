@@ -7,7 +7,9 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 
 from training_platform.api.deps import PlatformDep
+from training_platform.contract.params import MAX_STEPS
 from training_platform.errors import NotFoundError
+from training_platform.metrics.live import TRY_AGAIN_LATER, ClientBudget
 from training_platform.metrics.playback import PlaybackRequest
 from training_platform.metrics.schemas import AnomalyOut, ImportOut, KeyOut, MetricsOut, SyncOut
 from training_platform.platform import Platform
@@ -29,10 +31,16 @@ def get_metrics(
     keys: Annotated[
         list[str] | None, Query(description="Keys to return (repeat, or comma-separate); all if omitted.")
     ] = None,
-    start_step: Annotated[int | None, Query(ge=0)] = None,
-    end_step: Annotated[int | None, Query(ge=0)] = None,
+    start_step: Annotated[int | None, Query(ge=0, le=MAX_STEPS)] = None,
+    end_step: Annotated[int | None, Query(ge=0, le=MAX_STEPS)] = None,
     max_points: Annotated[
-        int | None, Query(ge=1, description="Downsample each series to at most this many points.")
+        int | None,
+        Query(
+            ge=1,
+            le=MAX_STEPS,
+            description="Downsample each series to at most this many points (all of them together stay within "
+            "the server's limit, PLATFORM_METRICS_MAX_POINTS).",
+        ),
     ] = None,
 ) -> MetricsOut:
     return platform.metrics.query(job, _split_keys(keys), start_step, end_step, max_points)
@@ -59,7 +67,9 @@ async def import_metrics(
     job: str,
     request: Request,
     platform: PlatformDep,
-    filename: Annotated[str, Query(min_length=1, description="The file's name; it is kept under this name.")],
+    filename: Annotated[
+        str, Query(min_length=1, max_length=255, description="The file's name; it is kept under this name.")
+    ],
 ) -> ImportOut:
     """The request body is a metrics file (the platform's JSON lines, verl's file logger or verl's console
     output), read into the job; an unknown job name makes an external job. Sending it again reads only what is
@@ -85,7 +95,8 @@ async def _job_id_or_close(websocket: WebSocket, platform: Platform, job: str) -
 
 async def _send_until_disconnected(websocket: WebSocket, messages: AsyncIterator[dict[str, Any]]) -> None:
     """Send the messages until they end or the viewer goes away: a viewer only listening would otherwise leave the
-    handler waiting for the next message forever after a disconnect."""
+    handler waiting for the next message forever after a disconnect. A viewer sending more than a keep-alive now
+    and then is closed (metrics/live.py: ClientBudget)."""
     disconnected = asyncio.create_task(_wait_for_disconnect(websocket))
     try:
         while True:
@@ -94,6 +105,8 @@ async def _send_until_disconnected(websocket: WebSocket, messages: AsyncIterator
             if disconnected.done():
                 next_message.cancel()
                 await asyncio.gather(next_message, return_exceptions=True)
+                if (refusal := disconnected.result()) is not None:
+                    await websocket.close(code=refusal[0], reason=refusal[1])
                 return
             try:
                 message = next_message.result()
@@ -105,26 +118,45 @@ async def _send_until_disconnected(websocket: WebSocket, messages: AsyncIterator
         await messages.aclose()
 
 
-async def _wait_for_disconnect(websocket: WebSocket) -> None:
-    while (await websocket.receive())["type"] != "websocket.disconnect":
-        pass
+async def _wait_for_disconnect(websocket: WebSocket) -> tuple[int, str] | None:
+    """None when the viewer went away; the close code and reason when it sent what it may not."""
+    budget = ClientBudget()
+    while (message := await websocket.receive())["type"] != "websocket.disconnect":
+        if (refusal := budget.refusal(message)) is not None:
+            return refusal
+    return None
+
+
+async def _close_if_open(websocket: WebSocket) -> None:
+    """Close unless the viewer went away or the socket was closed already (a refused viewer)."""
+    if websocket.client_state.name == "CONNECTED" and websocket.application_state.name == "CONNECTED":
+        await websocket.close()
+
+
+async def _refuse_when_full(websocket: WebSocket) -> None:
+    # Accepted first: a close before the handshake reaches the client as a bare HTTP 403, without the code.
+    await websocket.accept()
+    await websocket.close(code=TRY_AGAIN_LATER, reason="too many live connections (PLATFORM_MAX_WEBSOCKETS)")
 
 
 @router.websocket("/{job}/live")
-async def live(websocket: WebSocket, job: str, since_step: int = 0):
+async def live(websocket: WebSocket, job: str, since_step: Annotated[int, Query(ge=0, le=MAX_STEPS)] = 0):
     """Every step after `since_step` (history first, so a reconnecting viewer misses nothing), then live
     `metric` and `status` messages, then `finished` when the job completes, fails or is cancelled."""
     platform: Platform = websocket.app.state.platform
-    job_id = await _job_id_or_close(websocket, platform, job)
-    if job_id is None:
-        return
-    await websocket.accept()
-    try:
-        await _send_until_disconnected(websocket, platform.metrics.live(job_id, since_step))
-    except WebSocketDisconnect:
-        pass
-    if websocket.client_state.name == "CONNECTED":
-        await websocket.close()
+    with platform.metrics.hub.connection() as admitted:
+        if not admitted:
+            await _refuse_when_full(websocket)
+            return
+        job_id = await _job_id_or_close(websocket, platform, job)
+        if job_id is None:
+            return
+        await websocket.accept()
+        try:
+            await _send_until_disconnected(websocket, platform.metrics.live(job_id, since_step))
+        except WebSocketDisconnect:
+            pass
+        await _close_if_open(websocket)
 
 
 @router.websocket("/{job}/playback")
@@ -133,17 +165,21 @@ async def playback_socket(
 ):
     """Replays recorded steps at `speed` (0.1x-10x) of their recorded pace, with progress."""
     platform: Platform = websocket.app.state.platform
-    job_id = await _job_id_or_close(websocket, platform, job)
-    if job_id is None:
-        return
-    try:
-        request = PlaybackRequest(start_step=start_step, end_step=end_step, speed=speed)
-    except ValueError as error:
-        await websocket.close(code=4422, reason=str(error)[:120])
-        return
-    await websocket.accept()
-    try:
-        await _send_until_disconnected(websocket, platform.metrics.playback(job_id, request))
-        await websocket.close()
-    except WebSocketDisconnect:
-        pass
+    with platform.metrics.hub.connection() as admitted:
+        if not admitted:
+            await _refuse_when_full(websocket)
+            return
+        job_id = await _job_id_or_close(websocket, platform, job)
+        if job_id is None:
+            return
+        try:
+            request = PlaybackRequest(start_step=start_step, end_step=end_step, speed=speed)
+        except ValueError as error:
+            await websocket.close(code=4422, reason=str(error)[:120])
+            return
+        await websocket.accept()
+        try:
+            await _send_until_disconnected(websocket, platform.metrics.playback(job_id, request))
+            await _close_if_open(websocket)
+        except WebSocketDisconnect:
+            pass

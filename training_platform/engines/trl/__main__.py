@@ -11,12 +11,13 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 def cli() -> int:
     parser = argparse.ArgumentParser(prog="python -m training_platform.engines.trl")
     parser.add_argument("--config", type=Path, required=True, help="run_config.json written by the platform")
+    parser.add_argument("--reward-code-dir", type=Path, help="the directory custom reward functions come from")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stdout)
 
     from training_platform.engines.trl.recipe import main
 
-    return main(args.config)
+    return main(args.config, args.reward_code_dir)
 
 
 if __name__ == "__main__":

@@ -11,8 +11,10 @@ from training_platform.contract.params import Algorithm
 from training_platform.contract.run import LaunchSpec, RunSpec
 from training_platform.engines.base import Capabilities, CheckpointInfo, Engine
 from training_platform.engines.environment import process_environment
+from training_platform.engines.rewards import require_reward_code, reward_code_errors
 from training_platform.engines.trl import checkpoints
 from training_platform.engines.trl.arguments import trainer_arguments
+from training_platform.errors import FieldError
 
 
 class TrlEngine(Engine):
@@ -35,6 +37,9 @@ class TrlEngine(Engine):
             )
         return super().unsupported_message(algorithm)
 
+    def check(self, spec: RunSpec) -> list[FieldError]:
+        return reward_code_errors(spec.params)
+
     def render(self, spec: RunSpec, device: str) -> dict[str, Any]:
         return {"trl_arguments": trainer_arguments(spec, device)}
 
@@ -42,6 +47,8 @@ class TrlEngine(Engine):
         config = spec.layout.config_path
         spec.save(config)  # what the training process reads
         argv = [sys.executable, "-m", "training_platform.engines.trl", "--config", str(config)]
+        if code_dir := require_reward_code(spec.params):
+            argv += ["--reward-code-dir", str(code_dir)]  # where the process imports custom reward functions from
         return LaunchSpec(argv=argv, cwd=spec.layout.root, env=process_environment(spec.cpu_threads))
 
     def list_checkpoints(self, layout: JobLayout) -> list[CheckpointInfo]:

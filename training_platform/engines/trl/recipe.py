@@ -37,7 +37,7 @@ TRAINERS = {
 }
 
 
-def main(config_path: Path) -> int:
+def main(config_path: Path, reward_code_dir: Path | None = None) -> int:
     spec = RunSpec.load(config_path)
     params, layout = spec.params, spec.layout
     if spec.cpu_threads:
@@ -56,7 +56,7 @@ def main(config_path: Path) -> int:
         train_set = to_trl_dataset(train_rows, spec.algorithm, chat)
         eval_set = to_trl_dataset(eval_rows, spec.algorithm, chat) if eval_rows else None
 
-        trainer = _build_trainer(spec, device, tokenizer, train_set, eval_set)
+        trainer = _build_trainer(spec, device, tokenizer, train_set, eval_set, reward_code_dir)
         trainer.add_callback(callback)
         resume_from = latest_complete(list_checkpoints(layout))
         if resume_from is not None:
@@ -112,7 +112,7 @@ def _drop_long_prompts(rows: list[dict], tokenizer, max_tokens: int, chat: bool)
     return kept
 
 
-def _build_trainer(spec: RunSpec, device: str, tokenizer, train_set, eval_set):
+def _build_trainer(spec: RunSpec, device: str, tokenizer, train_set, eval_set, reward_code_dir: Path | None = None):
     trainer_class, config_class = TRAINERS[spec.algorithm]
     bf16_supported = device == "cuda" and torch.cuda.is_bf16_supported()
     args = config_class(**trainer_arguments(spec, device, bf16_supported))
@@ -127,23 +127,24 @@ def _build_trainer(spec: RunSpec, device: str, tokenizer, train_set, eval_set):
         return trainer_class(model=spec.model_path, args=args, **shared)
     model = AutoModelForCausalLM.from_pretrained(spec.model_path)
     if isinstance(spec.params, RuleRewardParams):
-        shared["reward_funcs"] = trl_reward_functions(spec.params.rewards)
+        shared["reward_funcs"] = trl_reward_functions(spec.params.rewards, reward_code_dir)
     return trainer_class(model=model, args=args, **shared)
 
 
-def trl_reward_functions(specs: list[RewardSpec]) -> list[Callable]:
-    """The platform's rule rewards in TRL's calling convention; names become `rewards/<name>/mean` metrics."""
+def trl_reward_functions(specs: list[RewardSpec], code_dir: Path | None = None) -> list[Callable]:
+    """The platform's rule rewards in TRL's calling convention; names become `rewards/<name>/mean` metrics.
+    Custom functions are imported from `code_dir`, the server's reward code directory."""
     functions = []
     for index, spec in enumerate(specs):
-        function = _trl_reward(spec)
+        function = _trl_reward(spec, code_dir)
         if any(f.__name__ == function.__name__ for f in functions):
             function.__name__ = f"{function.__name__}_{index}"
         functions.append(function)
     return functions
 
 
-def _trl_reward(spec: RewardSpec) -> Callable:
-    score_batch = build_reward_function(spec)
+def _trl_reward(spec: RewardSpec, code_dir: Path | None) -> Callable:
+    score_batch = build_reward_function(spec, code_dir)
 
     def reward(prompts=None, completions=(), **kwargs):
         count = len(completions)

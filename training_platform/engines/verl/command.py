@@ -5,9 +5,15 @@ SFT runs `torchrun ... -m verl.trainer.sft_trainer`; PPO (GAE and a critic), GRP
 job's metrics file, Hydra writes inside the job's directory, resume_mode is auto and the checkpoints to
 keep are the job's. On a machine without a GPU the plugin's CPU platform, FSDP2 over gloo and SDPA
 attention are chosen here, not by the user.
+
+Every value from a job is checked against its own grammar before it is pasted into an override: numbers are
+finite numbers, strings (paths, names, LoRA modules) are emitted as quoted Hydra strings, which Hydra reads as
+literals, and a string OmegaConf would still resolve inside quotes (`${...}`) is refused, naming the job's field.
+The finished overrides pass the same guard as a hand-written command (overrides.py).
 """
 
 import math
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -25,6 +31,8 @@ from training_platform.contract.run import RunSpec
 from training_platform.datafiles.io import count_rows
 from training_platform.engines.environment import process_environment
 from training_platform.engines.verl.environment import verl_environment
+from training_platform.engines.verl.overrides import check
+from training_platform.errors import FieldError, InvalidInputError
 
 PLUGIN = "training_platform.engines.verl.plugin"
 SFT_ENTRY = "verl.trainer.sft_trainer"
@@ -86,9 +94,38 @@ class VerlFiles:
         return self.root / "verl" / "hydra"
 
 
+# Characters a string may not carry into a command: OmegaConf resolves `${...}` even inside a quoted Hydra
+# string, and a control character (a newline) has no place in a path or a name.
+_UNSAFE = re.compile(r"[$\x00-\x1f\x7f]")
+
+
 def _quote(value: str) -> str:
-    """A Hydra override value as a quoted string (paths may hold characters Hydra's grammar reserves)."""
-    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    """A Hydra override value as one quoted string, a literal whatever it holds (`,`, `]`, `=`, quotes). Hydra's
+    grammar (OverrideLexer.g4, QUOTED_VALUE) unescapes only backslashes before a quote or at the end: only those
+    are doubled, and each quote escaped."""
+    escaped = re.sub(r"(\\*)'", lambda match: match.group(1) * 2 + "\\'", value)
+    escaped = re.sub(r"(\\+)$", lambda match: match.group(1) * 2, escaped)
+    return f"'{escaped}'"
+
+
+def _string(field: str, value: str | Path) -> str:
+    """A job's string (a path, a name) as a quoted literal; `field` names it when it cannot be one."""
+    text = str(value)
+    if _UNSAFE.search(text):
+        message = "cannot be passed to verl: '$' (an OmegaConf interpolation) and control characters are not allowed"
+        raise InvalidInputError([FieldError(field, message)])
+    return _quote(text)
+
+
+def _number(value: int | float) -> str:
+    """A number as Hydra reads one back (the parameters' models bound them; this is the last word)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise InvalidInputError([FieldError("params", f"a value for verl is not a finite number: {value!r}")])
+    return repr(value)
+
+
+def _optional(value: int | None) -> str:
+    return "null" if value is None else _number(value)
 
 
 def _bool(value: bool) -> str:
@@ -118,13 +155,15 @@ def _length(spec: RunSpec, prefix: str) -> list[str]:
     gets enough epochs to reach it, whatever the data's size."""
     params = spec.params
     if params.max_steps:
-        return [f"{prefix}.total_training_steps={params.max_steps}", f"{prefix}.total_epochs={params.max_steps}"]
+        steps = _number(params.max_steps)
+        return [f"{prefix}.total_training_steps={steps}", f"{prefix}.total_epochs={steps}"]
     if float(params.num_epochs).is_integer():
-        return [f"{prefix}.total_epochs={int(params.num_epochs)}"]
+        return [f"{prefix}.total_epochs={_number(int(params.num_epochs))}"]
     # verl counts whole epochs; a fractional one is turned into steps of full batches.
     rows = sum(count_rows(Path(path)) for path in spec.dataset_paths)
     steps = max(1, math.floor(rows / params.batch_size * params.num_epochs))
-    return [f"{prefix}.total_training_steps={steps}", f"{prefix}.total_epochs={math.ceil(params.num_epochs)}"]
+    epochs = _number(math.ceil(params.num_epochs))
+    return [f"{prefix}.total_training_steps={_number(steps)}", f"{prefix}.total_epochs={epochs}"]
 
 
 def _trainer(spec: RunSpec, target: Target, files: VerlFiles) -> list[str]:
@@ -132,15 +171,15 @@ def _trainer(spec: RunSpec, target: Target, files: VerlFiles) -> list[str]:
     overrides = [
         "trainer.logger=[console,file]",
         "trainer.project_name=training-platform",
-        f"trainer.experiment_name={spec.job_id}",
-        f"trainer.default_local_dir={_quote(str(layout.checkpoints_dir))}",
+        f"trainer.experiment_name={_string('job_id', spec.job_id)}",
+        f"trainer.default_local_dir={_string('output_dir', layout.checkpoints_dir)}",
         "trainer.resume_mode=auto",
-        f"trainer.save_freq={params.save_interval or SAVE_AT_END_ONLY}",
-        f"trainer.test_freq={params.eval_interval or -1}",
-        f"trainer.n_gpus_per_node={params.num_gpus}",
+        f"trainer.save_freq={_number(params.save_interval or SAVE_AT_END_ONLY)}",
+        f"trainer.test_freq={_number(params.eval_interval or -1)}",
+        f"trainer.n_gpus_per_node={_number(params.num_gpus)}",
         "trainer.nnodes=1",
         f"trainer.device={target.device}",
-        f"hydra.run.dir={_quote(str(files.hydra))}",
+        f"hydra.run.dir={_string('output_dir', files.hydra)}",
         *_length(spec, "trainer"),
     ]
     return overrides
@@ -166,11 +205,15 @@ def _offload(config: str, params: TrainingParams) -> list[str]:
 def _lora(prefix: str, params: TrainingParams) -> list[str]:
     if params.lora is None:
         return []
+    field = "params.lora.target_modules"
     targets = params.lora.target_modules
-    target = targets if isinstance(targets, str) else "[" + ",".join(targets) + "]"
+    if isinstance(targets, str):
+        target = _string(field, targets)
+    else:
+        target = "[" + ",".join(_string(field, module) for module in targets) + "]"
     return [
-        f"{prefix}.lora_rank={params.lora.rank}",
-        f"{prefix}.lora_alpha={params.lora.effective_alpha}",
+        f"{prefix}.lora_rank={_number(params.lora.rank)}",
+        f"{prefix}.lora_alpha={_number(params.lora.effective_alpha)}",
         f"{prefix}.target_modules={target}",
     ]
 
@@ -178,27 +221,27 @@ def _lora(prefix: str, params: TrainingParams) -> list[str]:
 def sft_overrides(spec: RunSpec, target: Target, files: VerlFiles) -> list[str]:
     params = spec.params
     overrides = [
-        f"model.path={_quote(spec.model_path)}",
-        f"data.train_files=[{_quote(str(files.train))}]",
-        f"data.val_files=[{_quote(str(files.val))}]" if spec.eval_dataset_path else "data.val_files=null",
-        f"data.train_batch_size={params.batch_size}",
-        f"data.micro_batch_size_per_gpu={params.micro_batch_size}",
+        f"model.path={_string('model_path', spec.model_path)}",
+        f"data.train_files=[{_string('output_dir', files.train)}]",
+        f"data.val_files=[{_string('output_dir', files.val)}]" if spec.eval_dataset_path else "data.val_files=null",
+        f"data.train_batch_size={_number(params.batch_size)}",
+        f"data.micro_batch_size_per_gpu={_number(params.micro_batch_size)}",
         "data.use_dynamic_bsz=false",
-        f"data.max_length={params.max_length}",
+        f"data.max_length={_number(params.max_length)}",
         "data.truncation=right",
         f"data.num_workers={0 if target.cpu else 4}",
-        f"optim.lr={params.learning_rate}",
-        f"optim.weight_decay={params.weight_decay}",
-        f"optim.lr_warmup_steps_ratio={params.warmup_ratio}",
-        f"optim.lr_scheduler_type={params.lr_scheduler}",
-        f"optim.clip_grad={params.max_grad_norm}",
+        f"optim.lr={_number(params.learning_rate)}",
+        f"optim.weight_decay={_number(params.weight_decay)}",
+        f"optim.lr_warmup_steps_ratio={_number(params.warmup_ratio)}",
+        f"optim.lr_scheduler_type={_string('params.lr_scheduler', params.lr_scheduler)}",
+        f"optim.clip_grad={_number(params.max_grad_norm)}",
         f"model.enable_gradient_checkpointing={_bool(params.gradient_checkpointing)}",
         "engine.strategy=fsdp2",
         *_precision("engine", params, target),
         *_offload("engine", params),
-        f"engine.seed={params.seed}",
-        f"trainer.seed={params.seed}",
-        f"trainer.max_ckpt_to_keep={params.save_total_limit or 'null'}",
+        f"engine.seed={_number(params.seed)}",
+        f"trainer.seed={_number(params.seed)}",
+        f"trainer.max_ckpt_to_keep={_optional(params.save_total_limit)}",
         *_attention(target, "model"),
         *_lora("model", params),
         *_trainer(spec, target, files),
@@ -212,39 +255,39 @@ def ppo_overrides(spec: RunSpec, target: Target, files: VerlFiles) -> list[str]:
     estimator = "gae" if spec.algorithm == Algorithm.PPO else "grpo"
     overrides = [
         f"algorithm.adv_estimator={estimator}",
-        f"data.train_files=[{_quote(str(files.train))}]",
-        f"data.val_files=[{_quote(str(files.val if spec.eval_dataset_path else files.train))}]",
-        f"data.train_batch_size={params.batch_size}",
-        f"data.max_prompt_length={params.max_prompt_length}",
-        f"data.max_response_length={params.max_response_length}",
+        f"data.train_files=[{_string('output_dir', files.train)}]",
+        f"data.val_files=[{_string('output_dir', files.val if spec.eval_dataset_path else files.train)}]",
+        f"data.train_batch_size={_number(params.batch_size)}",
+        f"data.max_prompt_length={_number(params.max_prompt_length)}",
+        f"data.max_response_length={_number(params.max_response_length)}",
         "data.filter_overlong_prompts=true",
         # Validation runs where the job has an eval dataset (then also before the first step, as a baseline).
         f"trainer.val_before_train={_bool(spec.eval_dataset_path is not None)}",
-        f"{actor}.model.path={_quote(spec.model_path)}",
+        f"{actor}.model.path={_string('model_path', spec.model_path)}",
         f"{actor}.model.enable_gradient_checkpointing={_bool(params.gradient_checkpointing)}",
-        f"{actor}.actor.optim.lr={params.learning_rate}",
-        f"{actor}.actor.optim.weight_decay={params.weight_decay}",
-        f"{actor}.actor.optim.lr_warmup_steps_ratio={params.warmup_ratio}",
-        f"{actor}.actor.ppo_mini_batch_size={params.batch_size}",
-        f"{actor}.actor.ppo_micro_batch_size_per_gpu={params.micro_batch_size}",
+        f"{actor}.actor.optim.lr={_number(params.learning_rate)}",
+        f"{actor}.actor.optim.weight_decay={_number(params.weight_decay)}",
+        f"{actor}.actor.optim.lr_warmup_steps_ratio={_number(params.warmup_ratio)}",
+        f"{actor}.actor.ppo_mini_batch_size={_number(params.batch_size)}",
+        f"{actor}.actor.ppo_micro_batch_size_per_gpu={_number(params.micro_batch_size)}",
         f"{actor}.actor.use_dynamic_bsz=false",
-        f"{actor}.actor.ppo_epochs={params.ppo_epochs}",
-        f"{actor}.actor.clip_ratio_low={params.clip_ratio}",
-        f"{actor}.actor.clip_ratio_high={params.clip_ratio_high or params.clip_ratio}",
-        f"{actor}.actor.grad_clip={params.max_grad_norm}",
+        f"{actor}.actor.ppo_epochs={_number(params.ppo_epochs)}",
+        f"{actor}.actor.clip_ratio_low={_number(params.clip_ratio)}",
+        f"{actor}.actor.clip_ratio_high={_number(params.clip_ratio_high or params.clip_ratio)}",
+        f"{actor}.actor.grad_clip={_number(params.max_grad_norm)}",
         f"{actor}.actor.strategy=fsdp2",
         *_precision(f"{actor}.actor.fsdp_config", params, target),
         *_offload(f"{actor}.actor.fsdp_config", params),
         *_precision(f"{actor}.ref.fsdp_config", params, target),
         f"{actor}.rollout.dtype={_dtype(params, target)}",
-        f"{actor}.rollout.n={params.rollout_n}",
-        f"{actor}.rollout.temperature={params.temperature}",
-        f"{actor}.rollout.top_p={params.top_p}",
+        f"{actor}.rollout.n={_number(params.rollout_n)}",
+        f"{actor}.rollout.temperature={_number(params.temperature)}",
+        f"{actor}.rollout.top_p={_number(params.top_p)}",
         f"{actor}.rollout.tensor_model_parallel_size=1",
-        f"{actor}.rollout.log_prob_micro_batch_size_per_gpu={params.micro_batch_size}",
-        f"{actor}.ref.log_prob_micro_batch_size_per_gpu={params.micro_batch_size}",
-        f"trainer.max_actor_ckpt_to_keep={params.save_total_limit or 'null'}",
-        f"trainer.max_critic_ckpt_to_keep={params.save_total_limit or 'null'}",
+        f"{actor}.rollout.log_prob_micro_batch_size_per_gpu={_number(params.micro_batch_size)}",
+        f"{actor}.ref.log_prob_micro_batch_size_per_gpu={_number(params.micro_batch_size)}",
+        f"trainer.max_actor_ckpt_to_keep={_optional(params.save_total_limit)}",
+        f"trainer.max_critic_ckpt_to_keep={_optional(params.save_total_limit)}",
         f"{actor}.rollout.name=vllm",
         *_attention(target, f"{actor}.model"),
         *_lora(f"{actor}.model", params),
@@ -255,21 +298,21 @@ def ppo_overrides(spec: RunSpec, target: Target, files: VerlFiles) -> list[str]:
     if spec.algorithm == Algorithm.PPO:
         assert isinstance(params, PPOParams)
         overrides += [
-            f"critic.model.path={_quote(spec.model_path)}",
+            f"critic.model.path={_string('model_path', spec.model_path)}",
             *_attention(target, "critic.model"),
-            f"critic.optim.lr={params.critic_learning_rate}",
-            f"critic.ppo_micro_batch_size_per_gpu={params.micro_batch_size}",
+            f"critic.optim.lr={_number(params.critic_learning_rate)}",
+            f"critic.ppo_micro_batch_size_per_gpu={_number(params.micro_batch_size)}",
             "critic.strategy=fsdp2",
             *_precision("critic.fsdp", params, target),
             *_offload("critic.fsdp", params),
-            f"algorithm.gamma={params.gamma}",
-            f"algorithm.lam={params.lam}",
+            f"algorithm.gamma={_number(params.gamma)}",
+            f"algorithm.lam={_number(params.lam)}",
             f"algorithm.use_kl_in_reward={_bool(params.kl_coef > 0)}",
-            f"algorithm.kl_ctrl.kl_coef={params.kl_coef}",
+            f"algorithm.kl_ctrl.kl_coef={_number(params.kl_coef)}",
             f"{actor}.actor.use_kl_loss=false",
             # The trained reward model scores responses (served by the same rollout engine kind).
             "reward.reward_model.enable=true",
-            f"reward.reward_model.model_path={_quote(params.reward_model_path)}",
+            f"reward.reward_model.model_path={_string('params.reward_model_path', params.reward_model_path)}",
             "reward.reward_model.rollout.name=vllm",
             f"reward.reward_model.rollout.dtype={_dtype(params, target)}",
             "reward.reward_model.rollout.tensor_model_parallel_size=1",  # verl's default, 2, needs two GPUs
@@ -278,7 +321,7 @@ def ppo_overrides(spec: RunSpec, target: Target, files: VerlFiles) -> list[str]:
     else:
         overrides += [
             f"{actor}.actor.use_kl_loss={_bool(params.kl_coef > 0)}",
-            f"{actor}.actor.kl_loss_coef={params.kl_coef}",
+            f"{actor}.actor.kl_loss_coef={_number(params.kl_coef)}",
             "algorithm.use_kl_in_reward=false",
         ]
     if isinstance(params, GSPOParams):
@@ -289,7 +332,7 @@ def ppo_overrides(spec: RunSpec, target: Target, files: VerlFiles) -> list[str]:
         ]
     if isinstance(params, RuleRewardParams):
         overrides += [
-            f"reward.custom_reward_function.path={_quote(str(files.reward))}",
+            f"reward.custom_reward_function.path={_string('output_dir', files.reward)}",
             "reward.custom_reward_function.name=compute_score",
         ]
     return overrides
@@ -303,7 +346,7 @@ def _ray(spec: RunSpec, target: Target) -> list[str]:
         "+ray_kwargs.ray_init.address=local",
         "+ray_kwargs.ray_init.include_dashboard=false",
         # Ray's own files, apart from any other Ray on the machine; short, for Ray's unix socket paths.
-        f"+ray_kwargs.ray_init._temp_dir={_quote(str(ray_temp_dir(spec.job_id)))}",
+        f"+ray_kwargs.ray_init._temp_dir={_string('job_id', ray_temp_dir(spec.job_id))}",
     ]
     if target.cpu:
         overrides += [
@@ -345,13 +388,16 @@ def _cpu_workers(actor: str) -> list[str]:
 
 def overrides(spec: RunSpec, target: Target, files: VerlFiles) -> list[str]:
     if spec.algorithm == Algorithm.SFT:
-        return sft_overrides(spec, target, files)
-    return ppo_overrides(spec, target, files)
+        result = sft_overrides(spec, target, files)
+    else:
+        result = ppo_overrides(spec, target, files)
+    check(result)  # what a job's values could still make of them, refused like a hand-written override
+    return result
 
 
 def command(spec: RunSpec, target: Target, files: VerlFiles) -> list[str]:
     if spec.algorithm == Algorithm.SFT:
-        nproc = f"--nproc_per_node={spec.params.num_gpus}"
+        nproc = f"--nproc_per_node={_number(spec.params.num_gpus)}"
         launcher = [target.python, "-m", "torch.distributed.run", "--standalone", nproc, "-m", SFT_ENTRY]
     else:
         launcher = [target.python, "-m", PPO_ENTRY]

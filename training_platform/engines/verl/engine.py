@@ -1,15 +1,16 @@
 """Platform side of the verl engine: refusals, offline validation, files and command. Imports no verl."""
 
-import os
 from pathlib import Path
 from typing import Any
 
+from training_platform.common.environment import inherited_environment
 from training_platform.common.progress import ProgressCallback, ignore_progress
 from training_platform.contract.layout import JobLayout
 from training_platform.contract.params import Algorithm, RLParams, RuleRewardParams, TrainingParams
 from training_platform.contract.run import LaunchSpec, RunSpec
 from training_platform.engines.base import Capabilities, CheckpointInfo, Engine
 from training_platform.engines.checkpoints import copy_model_directory
+from training_platform.engines.rewards import require_reward_code, reward_code_errors
 from training_platform.engines.verl import checkpoints
 from training_platform.engines.verl.command import (
     Target,
@@ -21,9 +22,12 @@ from training_platform.engines.verl.command import (
 )
 from training_platform.engines.verl.data import convert
 from training_platform.engines.verl.environment import verl_environment
+from training_platform.engines.verl.overrides import check as check_overrides
 from training_platform.engines.verl.rewards import write_reward_file
-from training_platform.engines.verl.validator import worker
+from training_platform.engines.verl.validate import CommandError, split_command
+from training_platform.engines.verl.validator import pool
 from training_platform.errors import FieldError, InvalidInputError
+from training_platform.settings import get_settings
 
 NO_ROLLOUT = (
     "verl's {algorithm} generates with a rollout engine (vLLM, SGLang or TRT-LLM) and none is installed in "
@@ -33,10 +37,12 @@ NO_ROLLOUT = (
 
 
 def validate_command(argv: list[str]) -> list[dict[str, str]]:
-    """Problems of a verl command line ({override, message}), checked by verl in the verl environment, with the
-    plugin a job of this machine would run with."""
+    """Problems of a verl command line ({override, message, refused}), checked by verl in the verl environment,
+    with the plugin a job of this machine would run with; at most settings.validation_concurrency at once
+    (ValidationBusyError when none comes free in time)."""
     target = Target.detect()
-    return worker(target.python, tuple(sorted(verl_environment_variables(target).items()))).validate(argv)
+    env = tuple(sorted(verl_environment_variables(target).items()))
+    return pool(target.python, env, get_settings().validation_concurrency).validate(argv)
 
 
 class VerlEngine(Engine):
@@ -64,6 +70,8 @@ class VerlEngine(Engine):
         return []
 
     def check(self, spec: RunSpec) -> list[FieldError]:
+        if errors := reward_code_errors(spec.params):
+            return errors
         environment = verl_environment()
         if not environment.has_verl:
             return [FieldError("engine", environment.missing_verl_message())]
@@ -83,7 +91,7 @@ class VerlEngine(Engine):
         answer_field = None
         if isinstance(spec.params, RuleRewardParams):
             answer_field = next((s.answer_field for s in spec.params.rewards if s.type != "format_check"), None)
-            write_reward_file(files.reward, spec.params.rewards)
+            write_reward_file(files.reward, spec.params.rewards, require_reward_code(spec.params))
         convert(spec.dataset_paths, files.train, kind, "train", answer_field, spec.dataset_fields)
         if spec.eval_dataset_path:
             convert([spec.eval_dataset_path], files.val, kind, "test", answer_field, spec.dataset_fields)
@@ -91,11 +99,20 @@ class VerlEngine(Engine):
         return LaunchSpec(argv=command(spec, target, files), cwd=spec.layout.root, env=environment(spec, target))
 
     def validate(self, argv: list[str]) -> list[dict[str, str]]:
-        """Problems of a hand-written verl command ({override, message}), checked by verl itself, offline."""
+        """Problems of a hand-written verl command ({override, message}), checked by verl itself, offline.
+        Overrides Hydra or OmegaConf would execute or resolve are refused (InvalidInputError on `command`, naming
+        each), here from their text and in the validation process by Hydra's parser, before anything composes."""
         environment = verl_environment()
         if not environment.has_verl:
             raise InvalidInputError([FieldError("command", environment.missing_verl_message())])
-        return validate_command(argv)
+        try:
+            check_overrides(split_command(argv)[1], field="command")
+        except CommandError:
+            pass  # not a verl command: the validation process says so, as a problem of the command
+        problems = validate_command(argv)
+        if refused := [problem for problem in problems if problem.get("refused")]:
+            raise InvalidInputError([FieldError("command", problem["message"]) for problem in refused])
+        return [{"override": problem["override"], "message": problem["message"]} for problem in problems]
 
     def runnable_here(self, algorithm: Algorithm) -> bool:
         environment = verl_environment()
@@ -110,5 +127,5 @@ class VerlEngine(Engine):
         if checkpoint.kind == "final":
             return copy_model_directory(checkpoint.path, target, progress)  # already a Hugging Face directory
         verl_target = Target.detect()
-        env = {**os.environ, **verl_environment_variables(verl_target)}
+        env = {**inherited_environment(), **verl_environment_variables(verl_target)}
         return checkpoints.export(checkpoint.path, target, verl_target.python, env, progress)

@@ -1,10 +1,12 @@
 """Offline validation of a verl command line, without starting anything (and without a GPU).
 
-Stages, each naming the override it blames: Hydra composition against verl's own configs (unknown keys,
-bad syntax), mandatory `???` values, resolution of interpolations, conversion of config groups to
-verl's dataclasses (whose __post_init__ checks values such as loss_agg_mode), registry checks verl only
-does once running (advantage estimator, policy loss, rollout engine, logger backends), and for PPO-family
-runs verl's own `validate_config` (batch-size divisibility and the like).
+Stages, each naming the override it blames: the guard against overrides Hydra or OmegaConf would execute or
+resolve (overrides.py, here with Hydra's own parser; these come back `refused`, nothing of the command composed,
+and the platform answers them with a 422), Hydra composition against verl's own configs (unknown keys, bad
+syntax), mandatory `???` values, resolution of verl's interpolations, conversion of config groups to verl's
+dataclasses (whose __post_init__ checks values such as loss_agg_mode), registry checks verl only does once
+running (advantage estimator, policy loss, rollout engine, logger backends), and for PPO-family runs verl's own
+`validate_config` (batch-size divisibility and the like).
 
 `python -m training_platform.engines.verl.validate [--json] -- <command>` runs it in its own process: it
 imports verl (~8 s), which the platform server does not. With `--serve` the process answers one command per
@@ -20,6 +22,8 @@ import re
 import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
+
+from training_platform.engines.verl.overrides import parsed_refusals, refusals
 
 ENTRY_CONFIGS = {
     "verl.trainer.main_ppo": "ppo_trainer",
@@ -37,6 +41,7 @@ _DERIVED = {"real_train_batch_size": "data.train_batch_size", "minimal possible 
 class Problem:
     override: str  # the override (or config key) to change
     message: str
+    refused: bool = False  # not composed at all: Hydra or OmegaConf would have executed or resolved it
 
     def __str__(self) -> str:
         return f"{self.override}: {self.message}"
@@ -56,7 +61,7 @@ def split_command(argv: list[str]) -> tuple[str, list[str]]:
     module = argv[index + 1]
     if module not in ENTRY_CONFIGS:
         raise CommandError(f"unknown verl entry point '{module}'; known: {', '.join(ENTRY_CONFIGS)}")
-    return module, [arg for arg in argv[index + 2 :] if "=" in arg]
+    return module, [arg for arg in argv[index + 2 :] if "=" in arg or arg.startswith("~")]  # `~key` deletes
 
 
 def _override_key(override: str) -> str:
@@ -99,6 +104,10 @@ def compose(config_name: str, overrides: list[str]):
 
 def validate(argv: list[str]) -> list[Problem]:
     module, overrides = split_command(argv)
+    refused = {refusal.key: refusal for refusal in parsed_refusals(overrides, _config_dir())}
+    refused.update((refusal.key, refusal) for refusal in refusals(overrides))
+    if refused:
+        return [Problem(key, str(refusal), refused=True) for key, refusal in refused.items()]
     from hydra.errors import ConfigCompositionException, OverrideParseException
     from omegaconf import OmegaConf
 

@@ -1,0 +1,27 @@
+"""Paths a request names: read only from under the roots the admin configured (docs/security.md, "Limits").
+
+A path is resolved (the server user's `~`, every symlink) before it is compared with the roots, so a link under a
+root that points elsewhere is refused like the place it points to. A refusal says the same thing whatever the path
+is (OUTSIDE_ROOTS, as a 422 on the request's field: datafiles/io.py `checked_path`), and it is decided before
+anything looks at the file: whether a path exists, is a file or can be read is never told about a path outside the
+roots.
+"""
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+OUTSIDE_ROOTS = "not under the platform's data roots (PLATFORM_DATA_ROOTS)"
+
+
+def under_roots(value: str | Path, roots: Sequence[Path]) -> Path | None:
+    """`value` resolved, if it lies under one of `roots` (resolved themselves); None otherwise."""
+    text = os.fspath(value)
+    # `~other` names another user's home: whether that user exists is not for a request to find out.
+    if not text or "\0" in text or (text.startswith("~") and not (text == "~" or text.startswith("~/"))):
+        return None
+    try:
+        path = Path(text).expanduser().resolve()
+    except (OSError, RuntimeError, ValueError):  # a symlink loop, a home that cannot be found
+        return None
+    return path if any(path.is_relative_to(root) for root in roots) else None
