@@ -35,6 +35,14 @@ class TooLargeError(PlatformError):
     """An upload over the configured size limit (HTTP 413)."""
 
 
+class UnavailableError(PlatformError):
+    """A bounded resource is busy; the same request may succeed later (HTTP 503 with Retry-After)."""
+
+    def __init__(self, message: str, retry_after_seconds: int):
+        self.retry_after_seconds = retry_after_seconds
+        super().__init__(message)
+
+
 class InvalidInputError(PlatformError):
     def __init__(self, errors: list[FieldError]):
         self.errors = errors

@@ -3,7 +3,6 @@
 import os
 from functools import lru_cache
 from pathlib import Path
-
 from typing import Annotated
 
 from pydantic import Field, SecretStr, field_validator, model_validator

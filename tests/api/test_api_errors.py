@@ -25,9 +25,9 @@ def job_count(server) -> int:
     [
         ({"algorithm": "rlhf"}, "algorithm", "Input should be 'sft', 'dpo', 'grpo', 'gspo' or 'ppo'"),
         ({"model_path": None}, "model_path", "Input should be a valid string"),
-        ({"model_path": "/nowhere"}, "model_path", "does not exist"),
+        ({"model_path": "/nowhere"}, "model_path", "not under the platform's data roots"),
         ({"dataset_paths": []}, "dataset_paths", "at least 1 item"),
-        ({"dataset_paths": ["/nowhere.jsonl"]}, "dataset_paths.0", "does not exist"),
+        ({"dataset_paths": ["/nowhere.jsonl"]}, "dataset_paths.0", "not under the platform's data roots"),
         ({"params": {"learning_rate": -0.1}}, "params.learning_rate", "greater than 0"),
         ({"name": "bad name!"}, "name", "should match pattern"),
         ({"surprise": 1}, "surprise", "Extra inputs are not permitted"),

@@ -64,7 +64,7 @@ def test_a_recommendation_can_be_posted_as_a_new_jobs_parameters(server, demo_as
     ("change", "field", "fragment"),
     [
         ({"gpu": "TPU-v5"}, "gpu", "unknown GPU 'TPU-v5'"),
-        ({"model": "Qwen9-1T"}, "model", "neither a preset"),
+        ({"model": "Qwen9-1T"}, "model", "not a preset"),
         ({"num_gpus": 0}, "num_gpus", "greater than 0"),
         ({"seq_len": 0}, "seq_len", "greater than 0"),
         ({"lora_rank": 8, "lora_targets": ["qkv"]}, "lora_targets", "unknown module(s) qkv"),

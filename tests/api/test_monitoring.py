@@ -177,7 +177,7 @@ def test_sync_of_a_platform_job_reports_malformed_lines(server, demo_assets):
         handle.write('{"step": "one"}\n')
     report = server.api.post(f"/monitoring/{job['id']}/metrics/sync").json()
     assert (report["records"], report["values"]) == (1, 1)
-    assert report["malformed"] == [{"line_number": 2, "reason": "'step' must be a non-negative integer, got 'one'"}]
+    assert report["malformed"] == [{"line_number": 2, "reason": "'step' must be an integer from 0 to 2**62, got 'one'"}]
     assert server.api.post(f"/monitoring/{job['id']}/metrics/sync").json()["records"] == 0
 
 

@@ -102,8 +102,8 @@ def test_invalid_input_exits_1_naming_the_field(cli_server):
     )  # fmt: skip
     assert result.returncode == 1
     assert "params.learning_rate: Input should be greater than 0" in result.stderr
-    assert "model_path: /nowhere does not exist" in result.stderr
-    assert "dataset_paths.0: /nowhere.jsonl does not exist" in result.stderr
+    assert "model_path: not under the platform's data roots (PLATFORM_DATA_ROOTS)" in result.stderr
+    assert "dataset_paths.0: not under the platform's data roots" in result.stderr
     illegal = cli_server.cli("jobs", "pause", "demo-sft")
     assert illegal.returncode == 1 and "error 409" in illegal.stderr
 

@@ -40,14 +40,17 @@ def test_create_stores_resolved_paths_and_validated_params(platform, demo_assets
     ("overrides", "field", "fragment"),
     [
         ({"params": {**SFT_PARAMS, "learning_rate": -1}}, "params.learning_rate", "greater than 0"),
-        ({"model_path": "/no/such/model"}, "model_path", "does not exist"),
-        ({"dataset_paths": ["/no/such/data.jsonl"]}, "dataset_paths.0", "does not exist"),
-        ({"dataset_paths": ["/no/such/data.csv"]}, "dataset_paths.0", "unsupported file type"),
+        # ROOT: a directory under the platform's data roots (outside them, tests/jobs/test_paths.py).
+        ({"model_path": "ROOT/no/such/model"}, "model_path", "does not exist"),
+        ({"dataset_paths": ["ROOT/no/such/data.jsonl"]}, "dataset_paths.0", "does not exist"),
+        ({"dataset_paths": ["ROOT/no/such/data.csv"]}, "dataset_paths.0", "unsupported file type"),
+        ({"model_path": "/no/such/model"}, "model_path", "not under the platform's data roots"),
         ({"engine": "nope"}, "engine", "unknown engine 'nope'; available: trl"),
         ({"params": {**SFT_PARAMS, "num_gpus": 2, "batch_size": 16}}, "params.num_gpus", "one device per job"),
     ],
 )
 def test_bad_input_names_the_field_and_creates_nothing(platform, demo_assets, overrides, field, fragment):
+    overrides = json.loads(json.dumps(overrides).replace("ROOT", str(demo_assets["model"].parent)))
     with pytest.raises(InvalidInputError) as caught:
         platform.jobs.create(request(demo_assets, **overrides))
     messages = {e.field: e.message for e in caught.value.errors}

@@ -135,7 +135,13 @@ def train(home: str, verl_python: str, model: str, data: str, algorithm: str, re
 
 
 def hang(home: str, verl_python: str, model: str, data: str, reward_file: str, stall_seconds: str) -> dict:
-    server = start_server(home, verl_python, PLATFORM_JOB_STALL_SECONDS=stall_seconds)
+    server = start_server(
+        home,
+        verl_python,
+        PLATFORM_JOB_STALL_SECONDS=stall_seconds,
+        # Custom reward code is loaded only from the directory the admin names.
+        PLATFORM_REWARD_CODE_DIR=str(Path(reward_file).parent),
+    )
     began = time.monotonic()
     try:
         job = server.create_job(

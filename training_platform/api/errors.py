@@ -4,7 +4,14 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
-from training_platform.errors import ConflictError, FieldError, InvalidInputError, NotFoundError, TooLargeError
+from training_platform.errors import (
+    ConflictError,
+    FieldError,
+    InvalidInputError,
+    NotFoundError,
+    TooLargeError,
+    UnavailableError,
+)
 
 
 def _response(status: int, detail: str, errors: list[FieldError] = ()) -> JSONResponse:
@@ -31,6 +38,12 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(TooLargeError)
     async def too_large(_request: Request, error: TooLargeError):
         return _response(413, str(error))
+
+    @app.exception_handler(UnavailableError)
+    async def unavailable(_request: Request, error: UnavailableError):
+        response = _response(503, str(error))
+        response.headers["Retry-After"] = str(error.retry_after_seconds)
+        return response
 
     @app.exception_handler(InvalidInputError)
     async def invalid(_request: Request, error: InvalidInputError):

@@ -4,9 +4,9 @@ One ASGI middleware decides before any route runs, in this order:
 1. the Host header names this server (loopback, the bound address, PLATFORM_ALLOWED_HOSTS): DNS rebinding;
 2. an unsafe request or a WebSocket handshake that carries an Origin comes from this server's own origin or one of
    PLATFORM_ALLOWED_ORIGINS: a web page elsewhere cannot drive the API with the operator's browser;
-3. a route that takes JSON gets JSON: a cross-site form or `text/plain` post cannot pass for it;
-4. a credential (`Authorization: Bearer`, or the session cookie) on everything under the API and on
+3. a credential (`Authorization: Bearer`, or the session cookie) on everything under the API and on
    /openapi.json, the health probe and the login aside; the web UI's files stay public so it can show its login;
+4. a route that takes JSON gets JSON: a cross-site form or `text/plain` post cannot pass for it;
 5. the role: reading needs any user, changing needs a member (the routes that only compute are marked for viewers
    in UNSAFE_ROUTES), and a member changes only the jobs, datasets and models they own;
 6. after a success: the owner of what was created, forgetting what was deleted, the audit log.

@@ -59,6 +59,8 @@ def serve(
         host=settings.host,
         port=settings.port,
         log_level="info",
+        # Clients send only small control messages; uvicorn would otherwise buffer up to 16 MiB of one.
+        ws_max_size=64 * 1024,
     )
 
 

@@ -11,7 +11,7 @@ from training_platform.common.files import tail_lines
 from training_platform.common.progress import ProgressCallback
 from training_platform.contract import control
 from training_platform.contract.params import PPOParams, RuleRewardParams, TrainingParams, parse_params
-from training_platform.contract.status import read_status
+from training_platform.contract.status import load_status
 from training_platform.datafiles.formats import row_problem_errors, validate_file
 from training_platform.datafiles.io import (
     DATASET_REFERENCE,
@@ -248,7 +248,7 @@ class JobService:
             shutil.rmtree(job.output_dir, ignore_errors=True)
 
     def view(self, job: Job) -> JobRead:
-        status = read_status(layout_of(job).status_path)
+        status = load_status(layout_of(job).status_path)
         return JobRead(
             **job.model_dump(exclude={"process_started_at"}),
             allowed_actions=allowed_actions(JobStatus(job.status), job.requested_action),

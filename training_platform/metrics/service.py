@@ -14,7 +14,7 @@ import pyarrow as pa
 import pyarrow.csv as pa_csv
 import pyarrow.parquet as pq
 
-from training_platform.contract.status import read_status
+from training_platform.contract.status import load_status
 from training_platform.db.tables import Job
 from training_platform.errors import FieldError, InvalidInputError, TooLargeError
 from training_platform.jobs.runs import EXTERNAL, layout_of
@@ -213,7 +213,7 @@ class MetricsService:
 
     def status_message(self, job_id: str) -> dict[str, Any]:
         job = self.jobs.find(job_id)
-        status = read_status(layout_of(job).status_path)
+        status = load_status(layout_of(job).status_path)
         data = {
             "job_id": job.id,
             "status": job.status,

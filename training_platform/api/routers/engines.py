@@ -1,10 +1,9 @@
 import shlex
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 
 from training_platform.engines.registry import engines, get_engine
 from training_platform.engines.schemas import EngineRead, VerlCommand, VerlProblem, VerlValidation
-from training_platform.engines.verl.validator import SLOT_WAIT_SECONDS, ValidationBusyError
 from training_platform.errors import FieldError, InvalidInputError
 
 router = APIRouter(prefix="/engines", tags=["engines"])
@@ -31,8 +30,5 @@ def validate_verl_command(body: VerlCommand) -> VerlValidation:
         argv = shlex.split(body.command) if isinstance(body.command, str) else body.command
     except ValueError as error:  # unbalanced quotes
         raise InvalidInputError([FieldError("command", f"cannot be split like a shell would: {error}")]) from None
-    try:
-        problems = [VerlProblem(**problem) for problem in get_engine("verl").validate(argv)]
-    except ValidationBusyError as error:
-        raise HTTPException(503, str(error), headers={"Retry-After": str(int(SLOT_WAIT_SECONDS))}) from None
+    problems = [VerlProblem(**problem) for problem in get_engine("verl").validate(argv)]
     return VerlValidation(valid=not problems, problems=problems)

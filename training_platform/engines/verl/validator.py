@@ -21,7 +21,7 @@ import threading
 from functools import cache
 
 from training_platform.common.environment import inherited_environment
-from training_platform.errors import PlatformError
+from training_platform.errors import UnavailableError
 
 IDLE_SECONDS = 600.0
 # The process cannot be asked: it died, hangs, or answered something that is not an answer.
@@ -33,7 +33,7 @@ SLOT_WAIT_SECONDS = 30.0
 _SECRET_NAMES = re.compile(r"TOKEN|SECRET|PASS|KEY|CREDENTIAL|AUTH|DATABASE|_URL$|_URI$", re.IGNORECASE)
 
 
-class ValidationBusyError(PlatformError):
+class ValidationBusyError(UnavailableError):
     """Every validation process is busy and none came free in time (HTTP 503)."""
 
 
@@ -155,7 +155,8 @@ class ValidationPool:
         if not self._slots.acquire(timeout=self.wait_seconds):
             raise ValidationBusyError(
                 f"all {self.size} verl validation processes are busy (settings.validation_concurrency); "
-                "try again in a moment"
+                "try again in a moment",
+                retry_after_seconds=int(self.wait_seconds),
             )
         try:
             with self._lock:

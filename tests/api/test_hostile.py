@@ -1,0 +1,916 @@
+"""Hostile input against a real server process (issue 14): every request an attacker would try, by class —
+authentication, code from requests, paths, bounded input — gets its safe answer (a 4xx, never a 5xx, never a 2xx
+for an attack), and afterwards the server is the same process, still answering; the canaries (a directory, a file,
+an import side effect) were never made, and no secret of the server's environment came back in any answer or the
+log. The protections themselves are described in docs/security.md; this is the attacker's table."""
+
+import io
+import json
+import secrets
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import psutil
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+
+from tests.engines.test_verl_validate import GRPO, PPO
+from tests.support.helpers import ServerProcess
+
+PASSWORD = "a-long-enough-password"
+CANARY_SECRET = f"canary-{secrets.token_hex(12)}"
+SOME_SECRET = f"some-secret-{secrets.token_hex(12)}"
+# A value under a name that says nothing of a secret: the platform's redaction of secret-looking variables does not
+# hide it, so only never resolving `${oc.env:...}` keeps it out of an answer.
+PLAIN_CANARY = f"plain-canary-{secrets.token_hex(12)}"
+OUTSIDE_TEXT = f"outside-content-{secrets.token_hex(8)}"  # what files outside the data roots hold
+MAX_REQUEST_BYTES = 64 * 2**10
+MAX_DECODED_BYTES = 2 * 2**20
+LOGIN_ATTEMPTS = 5
+
+
+@dataclass
+class Answer:
+    """What came back: an HTTP response, or a WebSocket handshake's answer (101 when it was accepted)."""
+
+    status: int
+    text: str
+    seconds: float = 0.0
+
+    def json(self):
+        return json.loads(self.text)
+
+    @property
+    def fields(self) -> list[str]:
+        return [error["field"] for error in self.json()["errors"]]
+
+
+@dataclass
+class Hostile:
+    """The server under attack and what the attacks need: clients by role, a member's job, the canaries."""
+
+    server: ServerProcess
+    root: Path
+    data: Path  # a data root
+    outside: Path  # beside the roots, not under one
+    canary: Path  # where an attack that ran code would leave a trace
+    clients: dict[str, httpx.Client]
+    tokens: dict[str, str]
+    alices_job: dict
+    alices_cookie: str
+    demo: dict[str, Path]
+    alices_api_token: dict = field(default_factory=dict)
+    answers: list[str] = field(default_factory=list)  # every body that came back, searched for secrets at the end
+    pid: int = 0
+    create_time: float = 0.0
+
+    def record(self, response: httpx.Response, seconds: float = 0.0) -> Answer:
+        self.answers.append(response.text)
+        return Answer(response.status_code, response.text, seconds)
+
+    def call(self, who: str, method: str, path: str, **kwargs) -> Answer:
+        began = time.monotonic()
+        response = self.clients[who].request(method, path, **kwargs)
+        return self.record(response, time.monotonic() - began)
+
+    def websocket(self, path: str, headers: dict[str, str], host: str | None = None) -> Answer:
+        """A handshake; `host` names the server in the URL (so in the one Host header) while the socket goes to
+        this server, as a browser's does after DNS rebinding."""
+        url = self.server.ws_url(path)
+        sock = None
+        if host is not None:
+            url = url.replace("127.0.0.1", host, 1)
+            sock = socket.create_connection(("127.0.0.1", self.server.port))
+        try:
+            with connect(url, sock=sock, additional_headers=headers, open_timeout=30):
+                return Answer(101, "")
+        except InvalidStatus as refused:
+            body = (refused.response.body or b"").decode(errors="replace")
+            self.answers.append(body)
+            return Answer(refused.response.status_code, body)
+
+    def job(self, name: str, algorithm: str = "sft", **fields) -> dict:
+        """A job body that is valid but for what `fields` change."""
+        dataset = self.demo["grpo" if algorithm == "grpo" else "sft"]
+        body = dict(
+            name=name,
+            algorithm=algorithm,
+            model_path=str(self.demo["model"]),
+            dataset_paths=[str(dataset)],
+            params={"learning_rate": 1e-3, "batch_size": 8, "micro_batch_size": 8, "max_steps": 3},
+        )
+        if algorithm == "grpo":
+            body["params"].update(rollout_n=2, max_prompt_length=32, max_response_length=16)
+        return {**body, **fields}
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def user_token(server: ServerProcess, name: str) -> str:
+    response = server.anonymous().post(
+        "/auth/login", params={"token": True}, json={"username": name, "password": PASSWORD}
+    )
+    assert response.status_code == 200, response.text
+    return response.json()["token"]
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory, demo_assets) -> Hostile:
+    root = tmp_path_factory.mktemp("hostile")
+    data, outside, canary, rewards = (root / name for name in ("data", "outside", "canary", "rewards"))
+    for directory in (data, outside, canary, rewards):
+        directory.mkdir()
+    # Files outside the roots: data an attacker wants to read, code an attacker wants the server to import.
+    (outside / "secret.jsonl").write_text(json.dumps({"prompt": OUTSIDE_TEXT, "response": OUTSIDE_TEXT}) + "\n")
+    (outside / "evil.py").write_text(
+        f"import os\n\nos.makedirs({str(canary / 'imported')!r})\n\n\n"
+        "def score(completion, reference, row):\n    return 1.0\n"
+    )
+    # Inside a root, links that lead out of it: a file, and a directory dataset with one data file out.
+    (data / "link.jsonl").symlink_to(outside / "secret.jsonl")
+    (data / "mixed").mkdir()
+    (data / "mixed" / "a.jsonl").write_text(json.dumps({"prompt": "q", "response": "a"}) + "\n")
+    (data / "mixed" / "b.jsonl").symlink_to(outside / "secret.jsonl")
+    (data / "swap.jsonl").write_text(json.dumps({"prompt": "q", "response": "a"}) + "\n")  # a link once registered
+
+    server = ServerProcess(home=root / "home")
+    server.home.mkdir()
+    server.env.update(
+        {
+            "PLATFORM_CANARY_SECRET": CANARY_SECRET,
+            "SOME_SECRET": SOME_SECRET,
+            "PLATFORM_CANARY_NOTE": PLAIN_CANARY,
+            "PLATFORM_LOGIN_ATTEMPTS_PER_MINUTE": str(LOGIN_ATTEMPTS),
+            "PLATFORM_REWARD_CODE_DIR": str(rewards),
+            "PLATFORM_DATA_ROOTS": f"{data},{demo_assets['model'].parent}",
+            "PLATFORM_MAX_REQUEST_BYTES": str(MAX_REQUEST_BYTES),
+            "PLATFORM_MAX_DECODED_BYTES": str(MAX_DECODED_BYTES),
+        }
+    )
+    server.start()
+    try:
+        for name, role in (("alice", "member"), ("bob", "member"), ("val", "viewer"), ("dora", "member")):
+            created = server.api.post("/auth/users", json={"name": name, "password": PASSWORD, "role": role})
+            assert created.status_code == 201, created.text
+        tokens = {name: user_token(server, name) for name in ("alice", "bob", "val", "dora")}
+        # Dora holds a session token and an API token; then an admin disables her.
+        api_token = httpx.post(
+            f"{server.url}/api/v1/auth/tokens", json={"name": "dora-script"}, headers=bearer(tokens["dora"])
+        )
+        assert api_token.status_code == 201, api_token.text
+        tokens["dora-api"] = api_token.json()["token"]
+        assert server.api.patch("/auth/users/dora", json={"disabled": True}).json()["disabled"] is True
+
+        base = f"{server.url}/api/v1"
+        clients = {
+            name: httpx.Client(base_url=base, timeout=120, headers=bearer(token)) for name, token in tokens.items()
+        }
+        clients["admin"] = server.api
+        clients["anonymous"] = server.anonymous()
+        login = server.anonymous().post("/auth/login", json={"username": "alice", "password": PASSWORD})
+        assert login.status_code == 200, login.text
+        context = Hostile(
+            server, root, data, outside, canary, clients, tokens, {}, login.cookies["tplat_session"], demo_assets
+        )
+        alices_api_token = clients["alice"].post("/auth/tokens", json={"name": "alices-script"})
+        assert alices_api_token.status_code == 201, alices_api_token.text
+        context.alices_api_token = alices_api_token.json()
+        job = clients["alice"].post("/jobs", json=context.job("alices-job"))
+        assert job.status_code == 201, job.text
+        context.alices_job = job.json()
+        # Alice's dataset, whose file is then swapped for a link out of the roots.
+        swap = {"name": "swap", "path": str(data / "swap.jsonl"), "kind": "sft"}
+        assert clients["alice"].post("/datasets", json=swap).status_code == 201
+        readable = {"name": "sft-data", "path": str(demo_assets["sft"]), "kind": "sft"}
+        assert clients["alice"].post("/datasets", json=readable).status_code == 201
+        (data / "swap.jsonl").unlink()
+        (data / "swap.jsonl").symlink_to(outside / "secret.jsonl")
+        process = psutil.Process(server.process.pid)
+        context.pid, context.create_time = process.pid, process.create_time()
+        yield context
+    finally:
+        server.shutdown()
+
+
+# ---- the attacks -----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    send: Callable[[Hostile], Answer]
+    expect: int | frozenset[int]
+    check: Callable[[Hostile, Answer], None] | None = None
+    bug: str | None = None  # a known unsafe answer: the case is a strict xfail until the platform is fixed
+
+
+def refused_naming(*fields: str) -> Callable[[Hostile, Answer], None]:
+    """The answer names each of `fields` (or a part of it: a union's member, a list's item)."""
+
+    def check(_hostile: Hostile, answer: Answer) -> None:
+        named = answer.fields
+        for name in fields:
+            assert any(f == name or f.startswith(f"{name}.") for f in named), (name, answer.text)
+
+    return check
+
+
+def mentions(*texts: str) -> Callable[[Hostile, Answer], None]:
+    def check(_hostile: Hostile, answer: Answer) -> None:
+        for text in texts:
+            assert text in answer.text, (text, answer.text)
+
+    return check
+
+
+def fast(limit: float) -> Callable[[Hostile, Answer], None]:
+    def check(_hostile: Hostile, answer: Answer) -> None:
+        assert answer.seconds < limit, answer.seconds
+
+    return check
+
+
+def all_of(*checks: Callable[[Hostile, Answer], None]) -> Callable[[Hostile, Answer], None]:
+    def check(hostile: Hostile, answer: Answer) -> None:
+        for each in checks:
+            each(hostile, answer)
+
+    return check
+
+
+def alices(suffix: str = "") -> Callable[[Hostile], str]:
+    return lambda h: f"/jobs/{h.alices_job['id']}{suffix}"
+
+
+def still_pending(hostile: Hostile, _answer: Answer) -> None:
+    assert hostile.server.job(hostile.alices_job["id"])["status"] == "pending"
+
+
+# -- authentication
+
+
+def cross_origin_stop(h: Hostile) -> Answer:
+    return h.call("admin", "POST", alices("/stop")(h), headers={"Origin": "http://evil.example"})
+
+
+def plain_text_job(h: Hostile) -> Answer:
+    body = json.dumps(h.job("csrf-job")).encode()
+    return h.call("alice", "POST", "/jobs", content=body, headers={"content-type": "text/plain"})
+
+
+def no_job_named(name: str) -> Callable[[Hostile, Answer], None]:
+    def check(hostile: Hostile, _answer: Answer) -> None:
+        assert hostile.server.api.get(f"/jobs/{name}").status_code == 404
+
+    return check
+
+
+def live(h: Hostile) -> str:
+    return f"/monitoring/{h.alices_job['id']}/live"
+
+
+def login(name: str, password: str, address: str) -> Callable[[Hostile], Answer]:
+    # Uvicorn believes X-Forwarded-For from loopback: each address is a client of its own.
+    return lambda h: h.call(
+        "anonymous",
+        "POST",
+        "/auth/login",
+        json={"username": name, "password": password},
+        headers={"X-Forwarded-For": address},
+    )
+
+
+def same_answer_as_a_wrong_password(hostile: Hostile, answer: Answer) -> None:
+    wrong = login("alice", "not-the-password", "10.0.0.2")(hostile)
+    assert (wrong.status, wrong.json()) == (answer.status, answer.json())
+
+
+def brute_force(h: Hostile) -> Answer:
+    """Guesses for one user from ever new addresses: the limit per user name stops them."""
+    answers = [login("bob", f"guess-{i}", f"10.1.0.{i}")(h) for i in range(LOGIN_ATTEMPTS + 1)]
+    assert [a.status for a in answers[:LOGIN_ATTEMPTS]] == [401] * LOGIN_ATTEMPTS
+    return answers[-1]
+
+
+def alices_token_still_works(hostile: Hostile, _answer: Answer) -> None:
+    me = hostile.server.anonymous().get("/auth/me", headers=bearer(hostile.alices_api_token["token"]))
+    assert me.status_code == 200 and me.json()["name"] == "alice", me.text
+
+
+AUTHENTICATION = [
+    Case("no-credential", lambda h: h.call("anonymous", "GET", "/jobs"), 401),
+    Case("no-credential-write", lambda h: h.call("anonymous", "POST", alices("/start")(h)), 401, still_pending),
+    Case(
+        "wrong-token",
+        lambda h: h.call("anonymous", "GET", "/jobs", headers=bearer("tplat_" + secrets.token_urlsafe(32))),
+        401,
+    ),
+    Case(
+        "admin-token-as-basic",
+        lambda h: h.call("anonymous", "GET", "/jobs", headers={"Authorization": f"Basic {h.server.admin_token}"}),
+        401,
+    ),
+    Case(
+        "admin-token-truncated",
+        lambda h: h.call("anonymous", "GET", "/jobs", headers=bearer(h.server.admin_token[:-1])),
+        401,
+    ),
+    Case("disabled-users-session", lambda h: h.call("dora", "GET", "/jobs"), 401),
+    Case("disabled-users-api-token", lambda h: h.call("dora-api", "POST", "/jobs", json=h.job("dora-job")), 401),
+    Case("dns-rebinding-host", lambda h: h.call("admin", "GET", "/jobs", headers={"Host": "evil.example"}), 400),
+    Case("cross-origin-post", cross_origin_stop, 403, all_of(mentions("cross-origin"), still_pending)),
+    Case(
+        "cross-origin-login",
+        lambda h: h.call(
+            "anonymous",
+            "POST",
+            "/auth/login",
+            json={"username": "alice", "password": PASSWORD},
+            headers={"Origin": "http://evil.example"},
+        ),
+        403,
+    ),
+    Case(
+        "login-unknown-user",
+        login("nobody-here", "whatever-password", "10.0.0.1"),
+        401,
+        same_answer_as_a_wrong_password,
+    ),
+    Case("login-brute-force", brute_force, 429),
+    Case(
+        "login-huge-password",  # hashing a long password costs CPU: refused before it is hashed
+        lambda h: h.call(
+            "anonymous",
+            "POST",
+            "/auth/login",
+            json={"username": "alice", "password": "x" * 60_000},
+            headers={"X-Forwarded-For": "10.0.0.3"},
+        ),
+        422,
+        all_of(refused_naming("password"), fast(2.0)),
+    ),
+    Case("text-plain-json-body", plain_text_job, 415, no_job_named("csrf-job")),
+    Case("websocket-no-credential", lambda h: h.websocket(live(h), {}), 401),
+    Case(
+        "websocket-foreign-origin",
+        lambda h: h.websocket(live(h), {**h.server.auth_headers, "Origin": "http://evil.example"}),
+        403,
+    ),
+    Case("websocket-rebound-host", lambda h: h.websocket(live(h), h.server.auth_headers, host="evil.example"), 400),
+    Case(
+        "websocket-session-cookie-foreign-origin",  # cross-site WebSocket hijacking with the victim's cookie
+        lambda h: h.websocket(live(h), {"Cookie": f"tplat_session={h.alices_cookie}", "Origin": "http://evil.example"}),
+        403,
+    ),
+    Case(
+        "websocket-step-above-2-63", lambda h: h.websocket(live(h) + f"?since_step={2**63}", h.server.auth_headers), 403
+    ),
+    Case(
+        "viewer-creates-job",
+        lambda h: h.call("val", "POST", "/jobs", json=h.job("viewer-job")),
+        403,
+        mentions("viewer"),
+    ),
+    Case("viewer-starts-job", lambda h: h.call("val", "POST", alices("/start")(h)), 403, still_pending),
+    Case(
+        "viewer-makes-user",
+        lambda h: h.call("val", "POST", "/auth/users", json={"name": "eve", "password": PASSWORD}),
+        403,
+    ),
+    Case("member-starts-others-job", lambda h: h.call("bob", "POST", alices("/start")(h)), 403, still_pending),
+    Case("member-deletes-others-job", lambda h: h.call("bob", "DELETE", alices()(h)), 403, still_pending),
+    Case(
+        "member-imports-metrics-into-others-job",
+        lambda h: h.call(
+            "bob",
+            "POST",
+            f"/monitoring/{h.alices_job['name']}/metrics/import",
+            params={"filename": "m.jsonl"},
+            content=b'{"step": 1, "loss": {"total_loss": 9}}\n',
+        ),
+        403,
+        mentions("belongs to alice"),
+    ),
+    Case(
+        "member-changes-others-dataset",
+        lambda h: h.call("bob", "PATCH", "/datasets/swap", json={"description": "mine now"}),
+        403,
+        mentions("belongs to alice"),
+    ),
+    Case(
+        "member-mints-token-for-another-user",
+        lambda h: h.call("bob", "POST", "/auth/tokens", json={"name": "as-alice", "user": "alice"}),
+        403,
+    ),
+    Case(
+        "viewer-mints-token-for-admin",
+        lambda h: h.call("val", "POST", "/auth/tokens", json={"name": "as-admin", "user": "admin"}),
+        403,
+    ),
+    Case(
+        "member-revokes-others-token",
+        lambda h: h.call("bob", "DELETE", f"/auth/tokens/{h.alices_api_token['id']}"),
+        404,  # someone else's token does not exist for a member
+        alices_token_still_works,
+    ),
+    Case("member-makes-self-admin", lambda h: h.call("bob", "PATCH", "/auth/users/bob", json={"role": "admin"}), 403),
+]
+
+
+# -- code from requests
+
+
+def validate(*command: str) -> Callable[[Hostile], Answer]:
+    return lambda h: h.call("val", "POST", "/engines/verl/validate", json={"command": list(command)})
+
+
+def validate_with(make: Callable[[Hostile], list[str]]) -> Callable[[Hostile], Answer]:
+    return lambda h: h.call("val", "POST", "/engines/verl/validate", json={"command": make(h)})
+
+
+def refused_override(key: str) -> Callable[[Hostile, Answer], None]:
+    def check(_hostile: Hostile, answer: Answer) -> None:
+        assert any(f"'{key}'" in error["message"] for error in answer.json()["errors"]), (key, answer.text)
+
+    return check
+
+
+def lora_job(targets) -> Callable[[Hostile], Answer]:
+    def send(h: Hostile) -> Answer:
+        body = h.job("lora-job")
+        body["params"]["lora"] = {"target_modules": targets}
+        return h.call("alice", "POST", "/jobs", json=body)
+
+    return send
+
+
+def reward_job(function: Callable[[Hostile], str] | str) -> Callable[[Hostile], Answer]:
+    def send(h: Hostile) -> Answer:
+        body = h.job("reward-job", algorithm="grpo")
+        body["params"]["rewards"] = [{"type": "custom", "function": function(h) if callable(function) else function}]
+        return h.call("alice", "POST", "/jobs", json=body)
+
+    return send
+
+
+REWARD_FIELD = refused_naming("params.rewards.0.function")
+
+CODE = [
+    Case(
+        "validate-target-makedirs",
+        validate_with(
+            lambda h: [
+                *PPO[:3],
+                "+checkpoint.x._target_=os.makedirs",
+                f"+checkpoint.x.name={h.canary / 'made_by_target'}",
+            ]
+        ),
+        422,
+        refused_override("checkpoint.x._target_"),
+    ),
+    Case(
+        "validate-env-interpolation",
+        validate(*GRPO, "+trainer.x=${oc.env:PLATFORM_CANARY_SECRET}"),
+        422,
+        refused_override("trainer.x"),
+    ),
+    Case(
+        "validate-env-interpolation-in-a-value",
+        validate(*GRPO, "trainer.project_name=${oc.env:SOME_SECRET}"),
+        422,
+        refused_override("trainer.project_name"),
+    ),
+    Case(
+        "validate-quoted-interpolation-of-a-plain-variable",
+        validate(*GRPO, "trainer.project_name='${oc.env:PLATFORM_CANARY_NOTE}'"),
+        422,
+        refused_override("trainer.project_name"),
+    ),
+    Case(
+        "validate-hdfs-shell",
+        validate_with(lambda h: [*PPO, f"critic.model.path='hdfs://x;touch {h.canary / 'made_by_shell'};'"]),
+        422,
+        refused_override("critic.model.path"),
+    ),
+    Case(
+        "job-lora-interpolation-text", lora_job("x,${oc.env:HOME}"), 422, refused_naming("params.lora.target_modules")
+    ),
+    Case(
+        "job-lora-interpolation-list",
+        lora_job(["q_proj", "${oc.env:SOME_SECRET}"]),
+        422,
+        refused_naming("params.lora.target_modules"),
+    ),
+    Case(
+        "job-model-path-hdfs-shell",
+        lambda h: h.call(
+            "alice", "POST", "/jobs", json=h.job("hdfs-job", model_path=f"hdfs://x;touch {h.canary / 'made_by_job'};")
+        ),
+        422,
+        refused_naming("model_path"),
+    ),
+    Case("reward-etc-passwd", reward_job("/etc/passwd:score"), 422, REWARD_FIELD),
+    Case("reward-file-outside-dir", reward_job(lambda h: f"{h.outside / 'evil.py'}:score"), 422, REWARD_FIELD),
+    Case("reward-relative-escape", reward_job("../outside/evil.py:score"), 422, REWARD_FIELD),
+    Case("reward-module-os", reward_job("os:system"), 422, REWARD_FIELD),
+    Case("reward-module-subprocess", reward_job("subprocess:run"), 422, REWARD_FIELD),
+]
+
+
+# -- paths
+
+
+def upload(name: str, filename: str, content: Callable[[], bytes]) -> Callable[[Hostile], Answer]:
+    def send(h: Hostile) -> Answer:
+        params = {"name": name, "kind": "sft", "filename": filename}
+        headers = {"content-type": "application/octet-stream"}
+        return h.call("alice", "POST", "/datasets/upload", params=params, content=content(), headers=headers)
+
+    return send
+
+
+OUTSIDE_MESSAGE = "not under the platform's data roots"
+
+
+def no_secret_content(_hostile: Hostile, answer: Answer) -> None:
+    assert OUTSIDE_TEXT not in answer.text and "root:" not in answer.text, answer.text
+
+
+def refused_path(field_name: str) -> Callable[[Hostile, Answer], None]:
+    return all_of(refused_naming(field_name), mentions(OUTSIDE_MESSAGE), no_secret_content)
+
+
+def register(path: Callable[[Hostile], str] | str, name: str = "stolen") -> Callable[[Hostile], Answer]:
+    def send(h: Hostile) -> Answer:
+        given = path(h) if callable(path) else path
+        return h.call("alice", "POST", "/datasets", json={"name": name, "path": given, "kind": "sft"})
+
+    return send
+
+
+def same_answer_as_a_missing_path(hostile: Hostile, answer: Answer) -> None:
+    missing = register(str(hostile.outside / "no-such-file.jsonl"))(hostile)
+    assert missing.status == answer.status and missing.json() == answer.json(), (missing.text, answer.text)
+
+
+VALIDATE_PATH_BUG = (
+    "POST /engines/verl/validate loads the tokenizer of `actor_rollout_ref.model.path` (the chat template check) "
+    "from any directory on the server, outside the data roots: an existing directory answers 200 with a tokenizer "
+    "error, a missing one 200 valid, so any viewer learns what exists on disk"
+)
+
+
+def validate_model_path(h: Hostile, path: Path) -> Answer:
+    command = [arg for arg in GRPO if not arg.startswith("actor_rollout_ref.model.path=")]
+    return h.call(
+        "val", "POST", "/engines/verl/validate", json={"command": [*command, f"actor_rollout_ref.model.path={path}"]}
+    )
+
+
+def same_validation_as_a_missing_path(hostile: Hostile, answer: Answer) -> None:
+    missing = validate_model_path(hostile, hostile.outside / "no-such-model")
+    assert (missing.status, missing.json()) == (answer.status, answer.json()), (missing.text, answer.text)
+
+
+def preview_with(h: Hostile, tokenizer: Path) -> Answer:
+    return h.call("val", "GET", "/datasets/sft-data/rows/1/preview", params={"tokenizer": str(tokenizer)})
+
+
+def same_preview_as_a_missing_path(hostile: Hostile, answer: Answer) -> None:
+    missing = preview_with(hostile, hostile.outside / "no-such-tokenizer")
+    assert (missing.status, missing.json()) == (answer.status, answer.json()), (missing.text, answer.text)
+
+
+def ppo_job(h: Hostile, reward_model_path: str) -> dict:
+    body = h.job("outside-reward-model", algorithm="grpo", engine="verl")
+    body["params"]["reward_model_path"] = reward_model_path
+    return {**body, "algorithm": "ppo"}
+
+
+PATHS = [
+    Case("dataset-etc-passwd", register("/etc/passwd"), 422, refused_path("path")),
+    Case(
+        "dataset-outside-existing-vs-missing",
+        register(lambda h: str(h.outside / "secret.jsonl")),
+        422,
+        all_of(refused_path("path"), same_answer_as_a_missing_path),
+    ),
+    Case("dataset-dotdot-escape", register(lambda h: f"{h.data}/../outside/secret.jsonl"), 422, refused_path("path")),
+    Case("dataset-symlink-out", register(lambda h: str(h.data / "link.jsonl")), 422, refused_path("path")),
+    Case("dataset-directory-with-link-out", register(lambda h: str(h.data / "mixed")), 422, no_secret_content),
+    Case("dataset-nul-byte", register(lambda h: f"{h.data}/a.jsonl\x00/etc/passwd"), 422, refused_path("path")),
+    Case(
+        "dataset-link-swapped-after-registration",
+        lambda h: h.call("bob", "GET", "/datasets/swap/rows"),
+        frozenset({409, 422}),
+        all_of(mentions(OUTSIDE_MESSAGE), no_secret_content),
+    ),
+    Case(
+        "job-on-swapped-dataset",
+        lambda h: h.call("alice", "POST", "/jobs", json=h.job("swapped", dataset_paths=["dataset:swap"])),
+        422,
+        all_of(mentions(OUTSIDE_MESSAGE), no_secret_content),
+    ),
+    Case(
+        "job-eval-dataset-outside",
+        lambda h: h.call("alice", "POST", "/jobs", json=h.job("outside-eval", eval_dataset_path="/etc/passwd")),
+        422,
+        refused_path("eval_dataset_path"),
+    ),
+    Case(
+        "validate-model-path-outside-roots",
+        lambda h: validate_model_path(h, h.outside),
+        422,
+        all_of(mentions(OUTSIDE_MESSAGE), same_validation_as_a_missing_path),
+        bug=VALIDATE_PATH_BUG,
+    ),
+    Case(
+        "upload-filename-traversal",
+        upload("planted", "../../../outside/planted.jsonl", lambda: b'{"prompt": "q", "response": "a"}\n'),
+        422,
+        refused_naming("filename"),
+    ),
+    Case(
+        "report-id-traversal",
+        lambda h: h.call("val", "GET", "/datasets/reports/..%2F..%2Fplatform.db"),
+        frozenset({404, 422}),
+    ),
+    Case(
+        "stats-tokenizer-outside",
+        lambda h: h.call("val", "GET", "/datasets/sft-data/stats", params={"tokenizer": "/etc"}),
+        422,
+        refused_path("tokenizer"),
+    ),
+    Case(
+        "preview-tokenizer-outside-existing-vs-missing",
+        lambda h: preview_with(h, h.outside),
+        422,
+        all_of(refused_path("tokenizer"), same_preview_as_a_missing_path),
+    ),
+    Case(
+        "estimate-model-outside",
+        lambda h: h.call("val", "POST", "/compute/estimate", json={"model": str(h.outside), "seq_len": 512}),
+        422,
+        refused_path("model"),
+    ),
+    Case(
+        "job-ppo-reward-model-outside",
+        lambda h: h.call("alice", "POST", "/jobs", json=ppo_job(h, reward_model_path="/etc")),
+        422,
+        refused_path("params.reward_model_path"),
+    ),
+    Case("dataset-other-users-home", register("~root/.bashrc"), 422, refused_path("path")),
+    Case(
+        "model-etc",
+        lambda h: h.call("alice", "POST", "/models", json={"name": "etc", "path": "/etc"}),
+        422,
+        refused_path("path"),
+    ),
+    Case(
+        "job-model-outside",
+        lambda h: h.call("alice", "POST", "/jobs", json=h.job("outside-model", model_path=str(h.outside))),
+        422,
+        refused_path("model_path"),
+    ),
+    Case(
+        "job-dataset-outside",
+        lambda h: h.call("alice", "POST", "/jobs", json=h.job("outside-data", dataset_paths=["/etc/passwd"])),
+        422,
+        all_of(mentions(OUTSIDE_MESSAGE), no_secret_content),
+    ),
+]
+
+
+# -- bounded input
+
+
+def deep_jsonl() -> bytes:
+    good = json.dumps({"prompt": "q", "response": "a"})
+    deep = '{"prompt": "q", "response": "a", "x": ' + "[" * 20_000 + "]" * 20_000 + "}"
+    return f"{good}\n{deep}\n{good}\n".encode()
+
+
+def names_row(row: int) -> Callable[[Hostile, Answer], None]:
+    def check(_hostile: Hostile, answer: Answer) -> None:
+        rows = [error.get("row") for error in answer.json()["errors"]]
+        assert row in rows or f"row {row}" in answer.text, answer.text
+
+    return check
+
+
+def parquet_bomb() -> bytes:
+    """A few KB that decode to 40 MB: one long string repeated, dictionary-encoded and compressed."""
+    text = "x" * 4000
+    table = pa.table({"prompt": pa.array([text] * 10_000), "response": pa.array(["a"] * 10_000)})
+    sink = io.BytesIO()
+    pq.write_table(table, sink, use_dictionary=True, compression="zstd")
+    data = sink.getvalue()
+    assert len(data) < 64 * 2**10 and len(text) * 10_000 > 10 * MAX_DECODED_BYTES
+    return data
+
+
+def json_body(content: bytes) -> dict:
+    return {"content": content, "headers": {"content-type": "application/json"}}
+
+
+METRICS_LINES = [
+    b'{"step": 1, "loss": {"total_loss": 0.5}}',
+    b'{"step": 1' + b"0" * 400 + b', "loss": {"total_loss": 1}}',  # a 400-digit step
+    b'{"step": 2, "custom": ' + b"[" * 50_000 + b"]" * 50_000 + b"}",  # deep nesting
+    b'{"step": ' + str(2**63 + 5).encode() + b', "loss": {"total_loss": 1}}',  # above 2^63
+    b'{"step": 3, "custom": {"x": "\xff\xfe"}}',  # not UTF-8
+    b'{"step": 4, "loss": {"total_loss": 0.25}}',
+]
+
+
+def import_metrics(h: Hostile) -> Answer:
+    body = b"\n".join(METRICS_LINES) + b"\n"
+    return h.call(
+        "alice", "POST", "/monitoring/hostile-import/metrics/import", params={"filename": "m.jsonl"}, content=body
+    )
+
+
+def good_lines_ingested_bad_reported(hostile: Hostile, answer: Answer) -> None:
+    report = answer.json()
+    assert report["records"] == 2 and [m["line_number"] for m in report["malformed"]] == [2, 3, 4, 5], report
+    series = hostile.server.api.get("/monitoring/hostile-import/metrics").json()["series"]
+    steps = {s["key"]: s["steps"] for s in series}
+    assert steps["loss"] == [1, 4], series
+
+
+def logs(stream: str, download: bool = False) -> Callable[[Hostile], Answer]:
+    suffix = "/logs/download" if download else "/logs"
+    return lambda h: h.call("alice", "GET", alices(suffix)(h), params={"stream": stream})
+
+
+def metrics_query(**params) -> Callable[[Hostile], Answer]:
+    return lambda h: h.call("alice", "GET", f"/monitoring/{h.alices_job['id']}/metrics", params=params)
+
+
+BOUNDED = [
+    Case("jsonl-line-nested-20000-deep", upload("deep-jsonl", "deep.jsonl", deep_jsonl), 422, names_row(2)),
+    Case(
+        "json-array-element-nested-20000-deep",
+        upload(
+            "deep-json",
+            "deep.json",
+            lambda: b'[{"prompt": "q", "response": "a"}, {"prompt": "q", "response": "a", "x": '
+            + b"[" * 20_000
+            + b"]" * 20_000
+            + b"}]",
+        ),
+        422,
+        names_row(2),
+    ),
+    Case(
+        "parquet-bomb",
+        upload("bomb", "bomb.parquet", parquet_bomb),
+        422,
+        mentions("PLATFORM_MAX_DECODED_BYTES"),
+    ),
+    Case(
+        "estimate-seq-len-10e200",
+        lambda h: h.call("val", "POST", "/compute/estimate", json={"model": "Qwen2.5-0.5B", "seq_len": 10**200}),
+        422,
+        all_of(refused_naming("seq_len"), fast(2.0)),
+    ),
+    Case("metrics-step-above-2-63", metrics_query(start_step=2**63 + 5), 422, refused_naming("start_step")),
+    Case("metrics-max-points-huge", metrics_query(max_points=10**30), 422, refused_naming("max_points")),
+    Case(
+        "jobs-limit-huge",
+        lambda h: h.call("val", "GET", "/jobs", params={"limit": 10**12}),
+        422,
+        refused_naming("limit"),
+    ),
+    Case("rows-offset-above-2-63", lambda h: h.call("val", "GET", "/datasets/x/rows", params={"offset": 2**63}), 422),
+    Case(
+        "body-over-max-request-bytes",
+        lambda h: h.call(
+            "alice", "POST", "/jobs", json=h.job("big-body", params={"pad": "x" * (MAX_REQUEST_BYTES + 1024)})
+        ),
+        413,
+        mentions("PLATFORM_MAX_REQUEST_BYTES"),
+    ),
+    Case(
+        "body-over-max-request-bytes-chunked",
+        lambda h: h.call(
+            "alice",
+            "POST",
+            "/jobs",
+            content=(b"x" * 8192 for _ in range(MAX_REQUEST_BYTES // 8192 + 2)),
+            headers={"content-type": "application/json"},
+        ),
+        413,
+    ),
+    Case(
+        "metrics-too-many-keys",
+        metrics_query(keys=",".join(f"k{i}" for i in range(1001))),
+        422,
+        refused_naming("keys"),
+    ),
+    Case(
+        "json-body-nested-10000-deep",
+        lambda h: h.call(
+            "val", "POST", "/compute/estimate", **json_body(b'{"model": ' + b"[" * 10_000 + b"]" * 10_000 + b"}")
+        ),
+        422,
+        mentions("PLATFORM_MAX_JSON_DEPTH"),
+    ),
+    Case("metrics-import-malformed-lines", import_metrics, 200, good_lines_ingested_bad_reported),
+    Case(
+        "metrics-import-filename-traversal",
+        lambda h: h.call(
+            "alice",
+            "POST",
+            "/monitoring/hostile-import/metrics/import",
+            params={"filename": "../../x.jsonl"},
+            content=b"",
+        ),
+        422,
+        refused_naming("filename"),
+    ),
+    Case(
+        "metrics-import-job-dotdot",
+        lambda h: h.call(
+            "alice", "POST", "/monitoring/..%2F..%2Fescape/metrics/import", params={"filename": "m.jsonl"}, content=b""
+        ),
+        frozenset({404, 422}),
+    ),
+    Case(
+        "job-name-traversal",
+        lambda h: h.call("alice", "POST", "/jobs", json=h.job("../../escape")),
+        422,
+        refused_naming("name"),
+    ),
+    Case(
+        "dataset-name-traversal",
+        upload("../escape", "rows.jsonl", lambda: b'{"prompt": "q", "response": "a"}\n'),
+        422,
+        refused_naming("name"),
+    ),
+    Case("log-stream-outside-enum", logs("../../../etc/passwd"), 422, refused_naming("stream")),
+    Case("log-download-stream-outside-enum", logs("environ", download=True), 422, refused_naming("stream")),
+]
+
+CASES = [*AUTHENTICATION, *CODE, *PATHS, *BOUNDED]
+
+
+def _param(case: Case):
+    marks = [pytest.mark.xfail(strict=True, reason=case.bug)] if case.bug else []
+    return pytest.param(case, id=case.id, marks=marks)
+
+
+def test_the_table_is_large_enough():
+    assert len(CASES) >= 30 and len({case.id for case in CASES}) == len(CASES)
+    assert all(len(group) >= 5 for group in (AUTHENTICATION, CODE, PATHS, BOUNDED))
+
+
+@pytest.mark.parametrize("case", [_param(case) for case in CASES])
+def test_a_hostile_request_gets_its_safe_answer(hostile, case):
+    answer = case.send(hostile)
+    expected = case.expect if isinstance(case.expect, frozenset) else {case.expect}
+    assert answer.status in expected, (case.id, answer.status, answer.text[:2000])
+    assert answer.status < 500
+    if answer.status >= 400 and answer.text:  # the API's error shape (a route that does not exist: detail only)
+        body = answer.json()
+        assert isinstance(body["detail"], str) and isinstance(body.get("errors", []), list), answer.text
+    if case.check:
+        case.check(hostile, answer)
+
+
+def test_afterwards_the_server_is_the_same_process_and_no_code_ran(hostile):
+    process = hostile.server.process
+    assert process.poll() is None, hostile.server.log_text()[-3000:]
+    alive = psutil.Process(hostile.pid)
+    assert alive.is_running() and alive.create_time() == hostile.create_time
+    assert hostile.server.anonymous().get("/health").json()["status"] == "ok"
+    assert hostile.server.api.get("/jobs").status_code == 200
+    # The canaries: no directory made by `_target_`, no file touched by a shell, no module imported, nothing
+    # written outside the roots.
+    assert list(hostile.canary.iterdir()) == []
+    assert sorted(path.name for path in hostile.outside.iterdir()) == ["evil.py", "secret.jsonl"]
+    # Nothing was registered or created by an attack (the metrics import makes a job of its own).
+    names = {job["name"] for job in hostile.server.api.get("/jobs").json()}
+    assert names <= {"alices-job", "hostile-import"}, names
+    assert sorted(dataset["name"] for dataset in hostile.server.api.get("/datasets").json()) == ["sft-data", "swap"]
+    assert hostile.server.api.get("/models").json() == []
+    # The processes the server started (verl's validation) never got the secrets.
+    for child in alive.children(recursive=True):
+        environment = "\n".join(child.environ().values())
+        assert not [s for s in (CANARY_SECRET, SOME_SECRET, PLAIN_CANARY) if s in environment], child.cmdline()
+    # No secret of the server's environment, nor the admin token, in any answer or in the log.
+    log = hostile.server.log_text()
+    for secret in (CANARY_SECRET, SOME_SECRET, PLAIN_CANARY, hostile.server.admin_token):
+        assert not [text for text in hostile.answers if secret in text]
+        assert secret not in log
+    assert OUTSIDE_TEXT not in log
+    assert "Traceback" not in log, log[-5000:]
