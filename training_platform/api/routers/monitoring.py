@@ -1,5 +1,6 @@
 import asyncio
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
@@ -85,12 +86,23 @@ def export_metrics(job: str, platform: PlatformDep, format: Literal["csv", "parq
     return Response(content, media_type=MEDIA_TYPES[format], headers=headers)
 
 
-async def _job_id_or_close(websocket: WebSocket, platform: Platform, job: str) -> str | None:
-    try:
-        return (await run_in_threadpool(platform.jobs.find, job)).id
-    except NotFoundError as error:
-        await websocket.close(code=4404, reason=str(error))
-        return None
+@asynccontextmanager
+async def _admitted(websocket: WebSocket, platform: Platform, job: str) -> AsyncIterator[str | None]:
+    """The job's id while this viewer holds one of the PLATFORM_MAX_WEBSOCKETS places; None (the socket closed
+    with the reason) when every place is taken or there is no such job."""
+    with platform.metrics.hub.connection() as admitted:
+        if not admitted:
+            # Accepted first: a close before the handshake reaches the client as a bare HTTP 403, without the code.
+            await websocket.accept()
+            await websocket.close(code=TRY_AGAIN_LATER, reason="too many live connections (PLATFORM_MAX_WEBSOCKETS)")
+            yield None
+            return
+        try:
+            job_id = (await run_in_threadpool(platform.jobs.find, job)).id
+        except NotFoundError as error:
+            await websocket.close(code=4404, reason=str(error))
+            job_id = None
+        yield job_id
 
 
 async def _send_until_disconnected(websocket: WebSocket, messages: AsyncIterator[dict[str, Any]]) -> None:
@@ -133,22 +145,12 @@ async def _close_if_open(websocket: WebSocket) -> None:
         await websocket.close()
 
 
-async def _refuse_when_full(websocket: WebSocket) -> None:
-    # Accepted first: a close before the handshake reaches the client as a bare HTTP 403, without the code.
-    await websocket.accept()
-    await websocket.close(code=TRY_AGAIN_LATER, reason="too many live connections (PLATFORM_MAX_WEBSOCKETS)")
-
-
 @router.websocket("/{job}/live")
 async def live(websocket: WebSocket, job: str, since_step: Annotated[int, Query(ge=0, le=MAX_STEPS)] = 0):
     """Every step after `since_step` (history first, so a reconnecting viewer misses nothing), then live
     `metric` and `status` messages, then `finished` when the job completes, fails or is cancelled."""
     platform: Platform = websocket.app.state.platform
-    with platform.metrics.hub.connection() as admitted:
-        if not admitted:
-            await _refuse_when_full(websocket)
-            return
-        job_id = await _job_id_or_close(websocket, platform, job)
+    async with _admitted(websocket, platform, job) as job_id:
         if job_id is None:
             return
         await websocket.accept()
@@ -165,11 +167,7 @@ async def playback_socket(
 ):
     """Replays recorded steps at `speed` (0.1x-10x) of their recorded pace, with progress."""
     platform: Platform = websocket.app.state.platform
-    with platform.metrics.hub.connection() as admitted:
-        if not admitted:
-            await _refuse_when_full(websocket)
-            return
-        job_id = await _job_id_or_close(websocket, platform, job)
+    async with _admitted(websocket, platform, job) as job_id:
         if job_id is None:
             return
         try:
