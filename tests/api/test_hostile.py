@@ -562,13 +562,6 @@ def same_answer_as_a_missing_path(hostile: Hostile, answer: Answer) -> None:
     assert missing.status == answer.status and missing.json() == answer.json(), (missing.text, answer.text)
 
 
-VALIDATE_PATH_BUG = (
-    "POST /engines/verl/validate loads the tokenizer of `actor_rollout_ref.model.path` (the chat template check) "
-    "from any directory on the server, outside the data roots: an existing directory answers 200 with a tokenizer "
-    "error, a missing one 200 valid, so any viewer learns what exists on disk"
-)
-
-
 def validate_model_path(h: Hostile, path: Path) -> Answer:
     command = [arg for arg in GRPO if not arg.startswith("actor_rollout_ref.model.path=")]
     return h.call(
@@ -631,7 +624,6 @@ PATHS = [
         lambda h: validate_model_path(h, h.outside),
         422,
         all_of(mentions(OUTSIDE_MESSAGE), same_validation_as_a_missing_path),
-        bug=VALIDATE_PATH_BUG,
     ),
     Case(
         "upload-filename-traversal",

@@ -102,7 +102,7 @@ def test_hand_written_commands_are_validated_by_api_and_cli(server):
     command = (
         "python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo data.train_batch_size=16 "
         "actor_rollout_ref.actor.ppo_mini_batch_size=32 actor_rollout_ref.rollout.name=vllm "
-        "actor_rollout_ref.model.path=/m trainer.bogus=1"
+        f"actor_rollout_ref.model.path={server.home.parent / 'm'} trainer.bogus=1"
     )
     result = server.api.post("/engines/verl/validate", json={"command": command}).json()
     assert not result["valid"] and result["problems"][0]["override"] == "trainer.bogus"
@@ -115,7 +115,7 @@ def test_hand_written_commands_are_validated_by_api_and_cli(server):
         "torchrun",
         "-m",
         "verl.trainer.sft_trainer",
-        "model.path=/m",
+        f"model.path={server.home.parent / 'm'}",
         "data.train_batch_size=8",
         "data.micro_batch_size_per_gpu=4",
         "trainer.logger=[console,file]",

@@ -6,7 +6,7 @@ import shlex
 
 import pytest
 
-from tests.engines.test_verl_validate import GRPO, PPO
+from tests.engines.test_verl_validate import GRPO, PPO, rooted
 from tests.support.helpers import ServerProcess
 
 SECRET = "canary-secret-value-7f3a9c"
@@ -62,6 +62,8 @@ def exploits(canary) -> list[tuple[list[str] | str, str]]:
 
 def test_overrides_that_would_run_code_or_read_secrets_are_refused_by_name(server, canary):
     for command, key in exploits(canary):
+        if isinstance(command, list):
+            command = rooted(command, server.home.parent)
         response = server.api.post("/engines/verl/validate", json={"command": command})
         assert response.status_code == 422, (command, response.text)
         body = response.json()
@@ -70,7 +72,7 @@ def test_overrides_that_would_run_code_or_read_secrets_are_refused_by_name(serve
         assert SECRET not in response.text and server.admin_token not in response.text
     assert sorted(path.name for path in canary.iterdir()) == ["evil.yaml"]  # no directory made
     # The server is still up, and still validates what is only configuration.
-    valid = server.api.post("/engines/verl/validate", json={"command": GRPO})
+    valid = server.api.post("/engines/verl/validate", json={"command": rooted(GRPO, server.home.parent)})
     assert valid.status_code == 200 and valid.json() == {"valid": True, "problems": []}
     assert SECRET not in server.log_text()
 

@@ -1,5 +1,7 @@
 """Offline validation of verl command lines against verl's own configs (verl imported once, in-process)."""
 
+from pathlib import Path
+
 import pytest
 
 from training_platform.engines.verl.validate import CommandError, split_command, validate
@@ -24,6 +26,14 @@ GRPO = [
     "trainer.logger=[console,file]",
     "trainer.n_gpus_per_node=1",
 ]
+
+
+def rooted(command: list[str], root: Path) -> list[str]:
+    """The command with its made-up model and data paths moved under `root`: a server validates only commands whose
+    paths lie under its data roots."""
+    return [arg.replace("=/d/", f"={root}/d/").replace("=/models/", f"={root}/models/") for arg in command]
+
+
 PPO = [*GRPO[:3], "algorithm.adv_estimator=gae", *GRPO[4:], "critic.ppo_micro_batch_size_per_gpu=4"]
 GSPO = [
     *GRPO,

@@ -4,6 +4,7 @@ from pathlib import Path
 from typing import Any
 
 from training_platform.common.environment import inherited_environment
+from training_platform.common.paths import OUTSIDE_ROOTS, under_roots
 from training_platform.common.progress import ProgressCallback, ignore_progress
 from training_platform.contract.layout import JobLayout
 from training_platform.contract.params import Algorithm, RLParams, RuleRewardParams, TrainingParams
@@ -23,6 +24,7 @@ from training_platform.engines.verl.command import (
 from training_platform.engines.verl.data import convert
 from training_platform.engines.verl.environment import verl_environment
 from training_platform.engines.verl.overrides import check as check_overrides
+from training_platform.engines.verl.overrides import split_override
 from training_platform.engines.verl.rewards import write_reward_file
 from training_platform.engines.verl.validate import CommandError, split_command
 from training_platform.engines.verl.validator import pool
@@ -43,6 +45,22 @@ def validate_command(argv: list[str]) -> list[dict[str, str]]:
     target = Target.detect()
     env = tuple(sorted(verl_environment_variables(target).items()))
     return pool(target.python, env, get_settings().validation_concurrency).validate(argv)
+
+
+def paths_outside_roots(overrides: list[str], roots: list[Path]) -> list[str]:
+    """The keys of overrides naming a file or directory outside the data roots. verl reads such paths while it
+    validates (a model's config, its tokenizer's chat template), so an answer would tell what lies there; a value
+    is taken for a path when it could be one (a `/`, or a leading `~` or `.`), in a list too."""
+    outside = []
+    for override in overrides:
+        _, key, value = split_override(override)
+        items = (value or "").strip("[]").split(",")
+        for item in (item.strip().strip("'\"") for item in items):
+            looks_like_path = "/" in item or item.startswith(("~", "."))
+            if looks_like_path and under_roots(item, roots) is None:
+                outside.append(key)
+                break
+    return outside
 
 
 class VerlEngine(Engine):
@@ -106,9 +124,12 @@ class VerlEngine(Engine):
         if not environment.has_verl:
             raise InvalidInputError([FieldError("command", environment.missing_verl_message())])
         try:
-            check_overrides(split_command(argv)[1], field="command")
+            given = split_command(argv)[1]
         except CommandError:
-            pass  # not a verl command: the validation process says so, as a problem of the command
+            given = []  # not a verl command: the validation process says so, as a problem of the command
+        check_overrides(given, field="command")
+        if outside := paths_outside_roots(given, get_settings().path_roots):
+            raise InvalidInputError([FieldError("command", f"override '{key}': {OUTSIDE_ROOTS}") for key in outside])
         problems = validate_command(argv)
         if refused := [problem for problem in problems if problem.get("refused")]:
             raise InvalidInputError([FieldError("command", problem["message"]) for problem in refused])
