@@ -193,7 +193,7 @@ async def _measure(server, files: dict[str, str], viewers_per_job: int, seconds:
     sockets = []
     for job_id in files:
         for _ in range(viewers_per_job):
-            socket = await connect(f"{server.url.replace('http', 'ws')}/api/v1/monitoring/{job_id}/live")
+            socket = await connect(server.ws_url(f"/monitoring/{job_id}/live"), additional_headers=server.auth_headers)
             await socket.recv()  # the initial status message
             sockets.append(socket)
 

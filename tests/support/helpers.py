@@ -48,6 +48,14 @@ def wait_until(predicate, timeout: float, interval: float = 0.2, message: str = 
     raise AssertionError(f"timed out after {timeout}s waiting for {message}")
 
 
+def _base_temporary_directory(home: Path) -> Path:
+    """pytest's base temporary directory (…/pytest-of-USER/pytest-N) holding `home`; `home`'s parent elsewhere."""
+    for ancestor in home.resolve().parents:
+        if ancestor.parent.name.startswith("pytest-of-"):
+            return ancestor
+    return home.parent
+
+
 class ServerProcess:
     """A real `tplat serve` on loopback. It is started with an admin token (PLATFORM_ADMIN_TOKEN), which `api`
     sends and the CLI commands run by `cli` use (PLATFORM_TOKEN); its first start also makes the user `admin`,
@@ -69,8 +77,8 @@ class ServerProcess:
             # `tplat auth login` writes here, never to the config of whoever runs the tests.
             "PLATFORM_CONFIG": str(home / "cli-config.toml"),
             # Models and datasets by path only under data roots (docs/security.md): a test's files (the session's
-            # demo assets, tmp_path) are beside the home, in pytest's base temporary directory.
-            "PLATFORM_DATA_ROOTS": str(home.parent),
+            # demo assets, tmp_path) are in pytest's base temporary directory, like the home.
+            "PLATFORM_DATA_ROOTS": str(_base_temporary_directory(home)),
         }
         if database_url:
             self.env["PLATFORM_DATABASE_URL"] = database_url
