@@ -93,10 +93,12 @@ def test_each_form_that_runs_or_resolves_is_refused_with_its_key(override, key):
     assert error.field == "command" and f"'{key}'" in error.message
 
 
-@pytest.mark.parametrize(("override", "key"), REFUSED, ids=[override for override, _ in REFUSED])
+# A control character is the text check's alone: Hydra reads it as part of the string.
+PARSED = [(override, key) for override, key in REFUSED if "\n" not in override]
+
+
+@pytest.mark.parametrize(("override", "key"), PARSED, ids=[override for override, _ in PARSED])
 def test_hydras_own_parser_refuses_the_same(override, key):
-    if "\n" in override:
-        pytest.skip("a control character is the text check's alone: Hydra reads it as part of the string")
     [refusal] = parsed_refusals([override], CONFIG_DIR)
     assert refusal.key == key
 
