@@ -55,6 +55,17 @@ def database_url(request, tmp_path):
 
 
 @pytest.fixture
+def db(database_url):
+    """An empty, migrated database (SQLite and PostgreSQL), for tests that wire stores by hand."""
+    from training_platform.db import Database
+
+    database = Database(database_url)
+    database.upgrade()
+    yield database
+    database.dispose()
+
+
+@pytest.fixture
 def settings(tmp_path, tmp_path_factory, database_url):
     from training_platform.settings import Settings
 

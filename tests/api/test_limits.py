@@ -5,7 +5,6 @@ count and by what a client sends."""
 import asyncio
 import secrets
 import time
-import uuid
 from typing import Annotated
 
 import pytest
@@ -14,9 +13,10 @@ from fastapi.testclient import TestClient
 from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect
 
+from tests.support.jobs import add_job
 from training_platform.api.limits import BodyLimits, install_limits
 from training_platform.contract.params import PARAMS_BY_ALGORITHM, Algorithm, LoraParams, parse_params
-from training_platform.db.tables import Job
+from training_platform.jobs.states import JobStatus
 from training_platform.metrics.live import CLIENT_MESSAGE_BYTES, TOO_BIG, TRY_AGAIN_LATER, finished_message
 from training_platform.settings import Settings
 
@@ -157,21 +157,7 @@ def test_every_number_of_a_jobs_parameters_is_bounded(algorithm):
 
 def _pending_job(api) -> str:
     platform = api.app.state.platform
-    job_id = uuid.uuid4().hex
-    job = Job(
-        id=job_id,
-        name=f"live-{job_id[:8]}",
-        algorithm="sft",
-        engine="trl",
-        run_mode="local",
-        model_path="",
-        dataset_paths=[],
-        params={},
-        status="pending",
-        output_dir=str(platform.settings.jobs_dir / job_id),
-    )
-    platform.jobs.store.add(job, "created for the test")
-    return job_id
+    return add_job(platform.jobs.store, platform.settings.jobs_dir, JobStatus.PENDING).id
 
 
 def _finish(api, job_id: str, viewer) -> None:

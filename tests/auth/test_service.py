@@ -38,14 +38,6 @@ ADMIN_TOKEN = "a" * 20 + "-admin-token-for-tests"
 
 
 @pytest.fixture
-def db(database_url):
-    database = Database(database_url)
-    database.upgrade()
-    yield database
-    database.dispose()
-
-
-@pytest.fixture
 def auth(db) -> AuthService:
     return AuthService(AuthStore(db), ADMIN_TOKEN, session_hours=1, login_attempts_per_minute=3)
 

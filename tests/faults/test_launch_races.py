@@ -7,8 +7,8 @@ import threading
 
 import pytest
 
-from tests.faults.conftest import add_job
 from tests.support.helpers import session_members, wait_until
+from tests.support.jobs import add_job
 from training_platform.contract.run import LaunchSpec
 from training_platform.db.types import utcnow
 from training_platform.errors import ConflictError

@@ -6,7 +6,7 @@ import logging
 import math
 import time
 
-from tests.faults.conftest import add_job
+from tests.support.jobs import add_job
 from training_platform.metrics.ingest import MALFORMED_NAMED, WARNING_INTERVAL_S, MetricsIngester
 from training_platform.metrics.reader import MAX_READ_BYTES, LocalFileSource, parse_console_line
 from training_platform.metrics.store import MetricStore

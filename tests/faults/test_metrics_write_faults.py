@@ -7,7 +7,7 @@ import asyncio
 import pytest
 from sqlalchemy.exc import DBAPIError, OperationalError
 
-from tests.faults.conftest import add_job
+from tests.support.jobs import add_job
 from training_platform.errors import NotFoundError
 from training_platform.jobs.runs import layout_of
 from training_platform.jobs.states import JobStatus

@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from tests.faults.conftest import add_job
 from tests.support.helpers import ServerProcess
+from tests.support.jobs import add_job
 from training_platform.contract.status import (
     TrainingState,
     TrainingStatus,

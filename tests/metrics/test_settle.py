@@ -4,11 +4,11 @@ steps (the verl PPO test once read a finished job whose last step was still in t
 import asyncio
 import json
 import threading
-import uuid
 
 import pytest
 
 from tests.support.helpers import wait_until
+from tests.support.jobs import add_job
 from training_platform.db.tables import Job
 from training_platform.jobs.runs import layout_of
 from training_platform.jobs.states import JobStatus
@@ -29,21 +29,7 @@ def server_loop(platform):
 
 
 def running_job(platform) -> Job:
-    job_id = uuid.uuid4().hex
-    job = Job(
-        id=job_id,
-        name=f"settle-{job_id[:6]}",
-        algorithm="sft",
-        engine="trl",
-        model_path="/models/m",
-        dataset_paths=["/data/d.jsonl"],
-        params={"max_steps": 3},
-        status=JobStatus.RUNNING.value,
-        output_dir=str(platform.settings.jobs_dir / job_id),
-        attempt=1,
-    )
-    layout_of(job).root.mkdir(parents=True)
-    return platform.jobs.store.add(job, "created for the test")
+    return add_job(platform.jobs.store, platform.settings.jobs_dir, JobStatus.RUNNING, attempt=1)
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)

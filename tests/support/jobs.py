@@ -1,0 +1,27 @@
+"""A job row as the jobs service would have made it, for tests that wire the platform's pieces by hand."""
+
+import uuid
+from pathlib import Path
+
+from training_platform.db.tables import Job
+from training_platform.jobs.states import JobStatus
+from training_platform.jobs.store import JobStore
+
+
+def add_job(store: JobStore, root: Path, status: JobStatus = JobStatus.COMPLETED, **fields) -> Job:
+    """A job row in `store`, its directory under `root`."""
+    job_id = uuid.uuid4().hex
+    defaults = dict(
+        id=job_id,
+        name=f"test-{job_id[:8]}",
+        algorithm="sft",
+        engine="trl",
+        model_path="/models/m",
+        dataset_paths=["/data/d.jsonl"],
+        params={"max_steps": 3},
+        status=status.value,
+        output_dir=str(root / job_id),
+    )
+    job = Job(**{**defaults, **fields})
+    Path(job.output_dir).mkdir(parents=True, exist_ok=True)
+    return store.add(job, "made by a test")
