@@ -18,6 +18,8 @@ from training_platform.datasets.storage import DatasetStorage
 from training_platform.datasets.store import DatasetStore
 from training_platform.datasets.vectors import Embedder, VectorStore
 from training_platform.db import Database
+from training_platform.jobs.devices import gpu_inventory
+from training_platform.jobs.scheduler import JobScheduler
 from training_platform.jobs.service import JobService
 from training_platform.jobs.store import JobStore
 from training_platform.jobs.supervisor import JobSupervisor
@@ -86,9 +88,11 @@ class Platform:
             settings.train_cpu_threads,
             settings.job_stall_seconds,
         )
+        scheduler = JobScheduler(store, supervisor, gpu_inventory(settings.gpus))
         jobs = JobService(
             store,
             supervisor,
+            scheduler,
             settings.jobs_dir,
             settings.dataset_error_limit,
             datasets.resolve,
@@ -105,6 +109,7 @@ class Platform:
             settings.max_websockets,
         )
         supervisor.listeners.append(metrics)
+        supervisor.listeners.append(scheduler)  # after the metrics: a settled job's GPUs go to the next in line
         return cls(
             settings=settings,
             db=db,

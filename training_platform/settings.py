@@ -24,6 +24,12 @@ class Settings(BaseSettings):
     train_cpu_threads: int = Field(
         default=0, ge=0, description="torch threads of a training process on CPU; 0 lets torch decide."
     )
+    gpus: str = Field(
+        default="",
+        pattern=r"^\s*(\d+\s*(,\s*\d+\s*)*,?)?\s*$",
+        description="The GPUs local jobs may use: a count (4: GPUs 0-3) or a list of CUDA indices (2,3); empty "
+        "means the machine's GPUs that the server's CUDA_VISIBLE_DEVICES leaves visible, 0 none (jobs on the CPU).",
+    )
     dataset_error_limit: int = Field(default=20, ge=1, description="Invalid rows listed in a validation error.")
     dataset_max_upload_bytes: int = Field(default=10 * 2**30, ge=1, description="Largest dataset file accepted.")
     milvus_uri: str = Field(

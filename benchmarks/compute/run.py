@@ -3,9 +3,11 @@
 Trains real Qwen2-style models (fp32 AdamW, eager and sdpa attention, with and without gradient
 checkpointing, with LoRA; hidden 256-1024, 2-8 layers, sequence 128-1024, micro batch 1-8), each in a
 fresh process, measures the peak memory of the training (benchmarks/compute/measure.py) and compares it
-with the configurator's estimate for the same configuration on the same device (`cpu`, fp32; on a
-machine with a GPU the measurement is torch.cuda.max_memory_allocated and the estimate is for the GPU,
-without the overhead term that max_memory_allocated does not see).
+with the configurator's estimate for the same configuration and engine on the same device (`cpu`, fp32):
+a plain loop (forward with labels), and TRL's SFT and DPO steps (its fused LM head, fused AdamW). On a
+machine with a GPU the measurement is torch.cuda.max_memory_allocated and the estimate is for that GPU,
+without the overhead term that max_memory_allocated does not see; benchmarks/compute/gpu.py measures real
+model shapes there.
 
 glibc's malloc keeps freed large blocks for reuse unless told otherwise, which makes a process's
 resident size trail what PyTorch holds by up to ~30%; the measurement fixes the mmap threshold
@@ -19,31 +21,56 @@ import os
 import statistics
 import subprocess
 import sys
+from dataclasses import dataclass
 
 from training_platform.compute.gpus import Gpu, MiB, cpu_device
-from training_platform.compute.memory import ALL_LINEARS, EstimateRequest, estimate
+from training_platform.compute.memory import ALL_LINEARS, EngineName, EstimateRequest, estimate
 from training_platform.compute.model import ModelSpec
 from training_platform.contract.params import Algorithm
 
 VOCAB = 32_000
-# (hidden, layers, seq_len, micro_batch, attention, gradient checkpointing, LoRA (rank, targets))
+
+
+@dataclass(frozen=True)
+class Row:
+    hidden: int
+    layers: int
+    seq_len: int
+    micro_batch: int
+    attention: str
+    checkpointing: bool = False
+    lora: tuple[int, list[str]] | None = None  # rank, targets
+    engine: EngineName = "plain"
+    algorithm: Algorithm = Algorithm.SFT
+
+
+QV = ["q_proj", "v_proj"]
 GRID = [
-    (256, 2, 128, 1, "sdpa", False, None),
-    (256, 2, 1024, 8, "eager", False, None),
-    (256, 8, 1024, 8, "sdpa", False, None),
-    (512, 4, 512, 4, "eager", False, None),
-    (512, 4, 512, 4, "sdpa", False, None),
-    (512, 4, 512, 4, "sdpa", True, None),
-    (512, 4, 1024, 2, "eager", True, None),
-    (512, 4, 512, 4, "sdpa", False, (16, ALL_LINEARS)),
-    (768, 6, 256, 4, "sdpa", False, None),
-    (768, 2, 1024, 1, "eager", True, (8, ["q_proj", "v_proj"])),
-    (1024, 8, 128, 1, "sdpa", False, None),
-    (1024, 8, 512, 2, "eager", False, None),
-    (1024, 4, 1024, 4, "sdpa", True, None),
-    (1024, 8, 256, 8, "eager", False, (8, ["q_proj", "v_proj"])),
+    Row(256, 2, 128, 1, "sdpa"),
+    Row(256, 2, 1024, 8, "eager"),
+    Row(256, 8, 1024, 8, "sdpa"),
+    Row(512, 4, 512, 4, "eager"),
+    Row(512, 4, 512, 4, "sdpa"),
+    Row(512, 4, 512, 4, "sdpa", True),
+    Row(512, 4, 1024, 2, "eager", True),
+    Row(512, 4, 512, 4, "sdpa", lora=(16, ALL_LINEARS)),
+    Row(768, 6, 256, 4, "sdpa"),
+    Row(768, 2, 1024, 1, "eager", True, (8, QV)),
+    Row(1024, 8, 128, 1, "sdpa"),
+    Row(1024, 8, 512, 2, "eager"),
+    Row(1024, 4, 1024, 4, "sdpa", True),
+    Row(1024, 8, 256, 8, "eager", lora=(8, QV)),
+    # TRL's steps: its fused LM head, fused AdamW; LoRA with the platform's dropout.
+    Row(256, 2, 1024, 4, "sdpa", engine="trl"),
+    Row(512, 4, 512, 4, "sdpa", True, engine="trl"),
+    Row(512, 4, 512, 4, "sdpa", lora=(16, ALL_LINEARS), engine="trl"),
+    Row(256, 2, 512, 2, "sdpa", engine="trl", algorithm=Algorithm.DPO),
 ]
-QUICK_GRID = [(256, 2, 128, 2, "eager", False, None), (256, 2, 256, 2, "sdpa", True, (4, ["q_proj", "v_proj"]))]
+QUICK_GRID = [
+    Row(256, 2, 128, 2, "eager"),
+    Row(256, 2, 256, 2, "sdpa", True, (4, QV)),
+    Row(256, 2, 256, 2, "sdpa", engine="trl"),
+]
 
 
 def model_spec(hidden: int, layers: int) -> ModelSpec:
@@ -60,8 +87,11 @@ def model_spec(hidden: int, layers: int) -> ModelSpec:
     )
 
 
-def measure(spec: ModelSpec, row: tuple) -> dict:
-    _, _, seq_len, micro_batch, attention, checkpointing, lora = row
+def _lora_dropout(row: Row) -> float:
+    return 0.05 if row.lora and row.engine == "trl" else 0.0  # the platform's default; peft's is 0
+
+
+def measure_config(spec: ModelSpec, row: Row) -> dict:
     config = {
         "vocab_size": spec.vocab_size,
         "hidden_size": spec.hidden_size,
@@ -69,44 +99,51 @@ def measure(spec: ModelSpec, row: tuple) -> dict:
         "num_layers": spec.num_layers,
         "num_heads": spec.num_heads,
         "num_kv_heads": spec.num_kv_heads,
-        "seq_len": seq_len,
-        "micro_batch": micro_batch,
-        "attention": attention,
-        "gradient_checkpointing": checkpointing,
+        "seq_len": row.seq_len,
+        "micro_batch": row.micro_batch,
+        "attention": row.attention,
+        "gradient_checkpointing": row.checkpointing,
+        "engine": row.engine,
+        "algorithm": row.algorithm.value,
         "steps": 2,  # the second step is the first with optimizer states during backward
     }
-    if lora:
-        config.update(lora_rank=lora[0], lora_targets=lora[1])
+    if row.lora:
+        config.update(lora_rank=row.lora[0], lora_targets=row.lora[1], lora_dropout=_lora_dropout(row))
+    return config
+
+
+def measure(spec: ModelSpec, row: Row) -> dict:
     env = {**os.environ, "MALLOC_MMAP_THRESHOLD_": "65536", "OMP_NUM_THREADS": "1"}
     result = subprocess.run(
-        [sys.executable, "-m", "benchmarks.compute.measure", json.dumps(config)],
+        [sys.executable, "-m", "benchmarks.compute.measure", json.dumps(measure_config(spec, row))],
         env=env, capture_output=True, text=True, check=True,
     )  # fmt: skip
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
-def estimate_for(spec: ModelSpec, row: tuple, device: Gpu) -> int:
-    _, _, seq_len, micro_batch, attention, checkpointing, lora = row
+def estimate_for(spec: ModelSpec, row: Row, device: Gpu) -> int:
     request = EstimateRequest(
-        seq_len=seq_len,
-        micro_batch=micro_batch,
-        algorithm=Algorithm.SFT,
+        engine=row.engine,
+        seq_len=row.seq_len,
+        micro_batch=row.micro_batch,
+        algorithm=row.algorithm,
         precision="fp32",
         optimizer="adamw",
-        attention=attention,
-        gradient_checkpointing=checkpointing,
-        lora_rank=lora[0] if lora else 0,
-        lora_targets=lora[1] if lora else ["q_proj"],
-        reference_model=False,
+        attention=row.attention,
+        gradient_checkpointing=row.checkpointing,
+        lora_rank=row.lora[0] if row.lora else 0,
+        lora_targets=row.lora[1] if row.lora else ["q_proj"],
+        lora_dropout=_lora_dropout(row),
+        reference_model=row.algorithm == Algorithm.DPO and not row.lora,
     )
     result = estimate(spec, device, request)
     return result.total_bytes - result.category_bytes()["overhead"]
 
 
-def run(grid: list[tuple]) -> list[dict]:
+def run(grid: list[Row]) -> list[dict]:
     rows = []
     for row in grid:
-        spec = model_spec(row[0], row[1])
+        spec = model_spec(row.hidden, row.layers)
         measured = measure(spec, row)
         device = cpu_device() if measured["device"] == "cpu" else _cuda_device()
         estimated = estimate_for(spec, row, device)
@@ -131,13 +168,14 @@ def _cuda_device() -> Gpu:
     return Gpu(props.name, props.total_memory, 0.0, 0.0, "cuda")
 
 
-def _describe(row: tuple) -> str:
-    hidden, layers, seq_len, micro_batch, attention, checkpointing, lora = row
-    text = f"h{hidden} L{layers} s{seq_len} b{micro_batch} {attention}"
-    if checkpointing:
+def _describe(row: Row) -> str:
+    text = f"h{row.hidden} L{row.layers} s{row.seq_len} b{row.micro_batch} {row.attention}"
+    if row.checkpointing:
         text += " +ckpt"
-    if lora:
-        text += f" +LoRA r{lora[0]} {','.join(t.removesuffix('_proj') for t in lora[1])}"
+    if row.lora:
+        text += f" +LoRA r{row.lora[0]} {','.join(t.removesuffix('_proj') for t in row.lora[1])}"
+    if row.engine != "plain":
+        text += f" [{row.engine} {row.algorithm.value}]"
     return text
 
 
@@ -158,7 +196,7 @@ def table(rows: list[dict]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="two small configurations (a smoke run)")
+    parser.add_argument("--quick", action="store_true", help="three small configurations (a smoke run)")
     args = parser.parse_args()
     print(table(run(QUICK_GRID if args.quick else GRID)))
 

@@ -9,21 +9,29 @@ from training_platform.compute.service import ComputeService
 from training_platform.contract.params import Algorithm, parse_params
 
 
-def test_qwen7b_grpo_on_one_rtx5090_needs_verls_offloading():
+def test_qwen7b_grpo_on_one_rtx5090_fits_with_trl_lora_and_a_full_fine_tune_only_with_verls_offloading():
     gpu = get_gpu("RTX-5090")
     result = recommend(PRESETS["Qwen2.5-7B"], gpu, RecommendRequest(seq_len=4096, algorithm=Algorithm.GRPO))
     assert result.fits and result.estimate.total_bytes <= 0.9 * gpu.memory_bytes and not result.estimate.problems
     chosen = result.request
     assert chosen.gradient_checkpointing  # 4096-token responses do not fit otherwise
-    assert 0.1 <= chosen.gpu_memory_utilization <= 0.9
-    # The policy, its reference and vLLM's share only fit with optimizer states in CPU memory, which only verl does.
-    assert result.engine.name == "verl" and chosen.offload_optimizer
-    if not result.engine.runnable_here(Algorithm.GRPO):
-        assert any("not on this machine" in reason for reason in result.reasons)
+    # TRL generates with the policy itself (no vLLM share of the GPU), so its LoRA job fits; verl's would need
+    # vLLM's own copy of the weights besides.
+    assert (
+        result.engine.name == "trl"
+        and chosen.lora_rank
+        and "rollout_reservation" not in {term.key for term in result.estimate.terms}
+    )
     params = job_params(result)
     parsed = parse_params(Algorithm.GRPO, params)  # posts unchanged as a job's parameters
     assert parsed.batch_size == 128 and parsed.rollout_n == 8 and parsed.micro_batch_size == chosen.micro_batch
     assert result.engine.refusals(parsed) == []
+    full = recommend(
+        PRESETS["Qwen2.5-7B"], gpu, RecommendRequest(seq_len=4096, algorithm=Algorithm.SFT, allow_lora=False)
+    )
+    assert full.fits and full.engine.name == "verl" and full.request.offload_optimizer
+    if not full.engine.runnable_here(Algorithm.SFT):
+        assert any("not on this machine" in reason for reason in full.reasons)
 
 
 def test_each_engine_that_can_run_a_recommendation_shows_it_in_its_own_terms():
@@ -38,10 +46,11 @@ def test_each_engine_that_can_run_a_recommendation_shows_it_in_its_own_terms():
     assert answer.trl_arguments["per_device_train_batch_size"] == answer.micro_batch
     # A configuration with CPU offloading is verl's alone.
     offloaded = ComputeService().recommend(
-        body.model_copy(update={"model": "Qwen2.5-7B", "gpu": "RTX-5090", "seq_len": 4096})
-    )
+        body.model_copy(update={"model": "Qwen2.5-7B", "gpu": "RTX-5090", "seq_len": 4096, "algorithm": Algorithm.SFT,
+                                "allow_lora": False})
+    )  # fmt: skip
     assert offloaded.params["cpu_offload"] != "none" and offloaded.trl_arguments is None
-    assert "actor_rollout_ref.actor.fsdp_config.optimizer_offload=true" in offloaded.verl_overrides
+    assert "engine.optimizer_offload=true" in offloaded.verl_overrides
 
 
 def test_72b_sft_on_eight_h100_is_sharded_by_verl_and_fits():
@@ -57,14 +66,14 @@ def test_72b_sft_on_eight_h100_is_sharded_by_verl_and_fits():
     assert answer.trl_arguments is None  # TRL trains on one device per job
 
 
-def test_no_engine_for_the_algorithm_on_that_many_gpus_says_so_and_what_would():
+def test_no_engine_for_the_algorithm_on_that_device_says_so():
+    # TRL runs DPO on several GPUs since issue 15; nothing runs PPO on Apple GPUs.
     result = recommend(
-        PRESETS["Qwen2.5-0.5B"], get_gpu("A100-80G"), RecommendRequest(seq_len=1024, algorithm="dpo", num_gpus=4)
+        PRESETS["Qwen2.5-0.5B"], get_gpu("Apple-M3-Max-128G"), RecommendRequest(seq_len=1024, algorithm="ppo")
     )
-    assert not result.fits and result.engine is None
-    assert "verl has no DPO trainer; use engine 'trl' for DPO" in result.reasons
-    assert "the trl engine trains on one device per job" in result.reasons
-    assert "use 1 × A100-80G" in result.suggestions
+    assert not result.fits and result.engine is None and result.speed is None
+    assert "the verl engine does not train on mps devices" in result.reasons
+    assert any(reason.startswith("the trl engine cannot run ppo") for reason in result.reasons)
 
 
 def test_72b_full_fine_tune_on_one_24gb_card_does_not_fit_and_says_what_would():

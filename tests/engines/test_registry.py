@@ -36,7 +36,7 @@ def test_an_unknown_engine_names_the_available_ones():
 
 def test_auto_picks_an_engine_that_can_run_the_algorithm_on_the_jobs_devices():
     assert registry.choose_engine("auto", Algorithm.DPO).name == "trl"  # verl has no DPO trainer
-    assert registry.choose_engine("auto", Algorithm.SFT, num_gpus=4).name == "verl"  # TRL: one device
+    assert registry.choose_engine("auto", Algorithm.SFT, num_gpus=4).name == "verl"  # both can; verl comes first
     assert registry.choose_engine("auto", Algorithm.PPO).name == "verl"  # TRL has no PPO
     assert [e.name for e in registry.capable_engines(Algorithm.GRPO, 1, "mps")] == ["trl"]
-    assert registry.capable_engines(Algorithm.DPO, 2) == []
+    assert [e.name for e in registry.capable_engines(Algorithm.DPO, 2)] == ["trl"]

@@ -95,3 +95,10 @@ def test_a_failure_is_reported_in_the_status_file(tmp_path, demo_assets):
         run(tmp_path, demo_assets, "grpo", "grpo", batch_size=2, rollout_n=4, micro_batch_size=8, max_prompt_length=1)
     status = read_status(tmp_path / "job_status.json")
     assert status.status == "failed" and "max_prompt_length" in status.message
+
+
+def test_sharding_over_cpu_processes_is_refused_with_the_way_out(tmp_path, demo_assets):
+    with pytest.raises(ValueError, match="zero_stage 3 shards the model with FSDP, which accelerate runs on GPUs only"):
+        run(tmp_path, demo_assets, "sft", "sft", batch_size=8, micro_batch_size=4, num_gpus=2, zero_stage=3)
+    status = read_status(tmp_path / "job_status.json")
+    assert status.status == "failed" and "leave zero_stage unset (or 0) to train with 2 cpu processes" in status.message

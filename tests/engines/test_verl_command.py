@@ -3,10 +3,19 @@
 import sys
 
 import pytest
+from pydantic import ValidationError
 
 from training_platform.contract.params import Algorithm, parse_params
 from training_platform.contract.run import RunSpec
-from training_platform.engines.verl.command import SAVE_AT_END_ONLY, Target, VerlFiles, command, environment
+from training_platform.engines.verl.command import (
+    MULTINODE,
+    SAVE_AT_END_ONLY,
+    Target,
+    VerlFiles,
+    command,
+    environment,
+)
+from training_platform.engines.verl.engine import VerlEngine
 from training_platform.engines.verl.validate import validate
 
 RL = {"batch_size": 4, "rollout_n": 4, "micro_batch_size": 4, "max_steps": 3, "max_prompt_length": 64,
@@ -134,3 +143,45 @@ def test_commands_run_under_the_verl_environments_interpreter(tmp_path, demo_ass
         "-m",
         "torch.distributed.run",
     ]
+
+
+def test_sft_over_several_nodes_runs_one_torchrun_a_node_from_the_multinode_launcher(tmp_path, demo_assets):
+    spec = request(tmp_path, demo_assets, Algorithm.SFT, batch_size=16, micro_batch_size=4, max_steps=2, num_gpus=4)
+    spec = RunSpec.model_validate({**spec.model_dump(), "run_mode": "ray", "nnodes": 2})
+    cluster = Target(sys.executable, "cpu", own_ray=False)
+    argv = command(spec, cluster, VerlFiles(spec.layout.root))
+    assert argv[:7] == [sys.executable, "-m", MULTINODE, "--nnodes", "2", "--nproc-per-node", "2"]
+    assert argv[7:9] == ["-m", "verl.trainer.sft_trainer"]
+    values = overrides(argv)
+    assert (values["trainer.nnodes"], values["trainer.n_gpus_per_node"]) == ("2", "2")
+    assert environment(spec, cluster)["RAY_DEDUP_LOGS"] == "0"  # each node's output in full in the job's log
+    assert validate(argv) == []
+
+
+def test_rl_over_several_nodes_sizes_verls_resource_pools(tmp_path, demo_assets):
+    spec = request(tmp_path, demo_assets, Algorithm.GRPO, **RL, num_gpus=4)
+    spec = RunSpec.model_validate({**spec.model_dump(), "run_mode": "ray", "nnodes": 2})
+    argv = command(spec, Target(sys.executable, "cpu", own_ray=False), VerlFiles(spec.layout.root))
+    assert argv[1:3] == ["-m", "verl.trainer.main_ppo"]
+    values = overrides(argv)
+    assert (values["trainer.nnodes"], values["trainer.n_gpus_per_node"]) == ("2", "2")
+    assert validate(argv) == []
+
+
+def test_a_run_on_one_machine_is_one_node(tmp_path, demo_assets):
+    spec = request(tmp_path, demo_assets, Algorithm.GRPO, **RL, num_gpus=2)
+    values = overrides(command(spec, CPU, VerlFiles(spec.layout.root)))
+    assert (values["trainer.nnodes"], values["trainer.n_gpus_per_node"]) == ("1", "2")
+
+
+def test_a_runs_gpus_split_evenly_over_its_nodes(tmp_path, demo_assets):
+    spec = request(tmp_path, demo_assets, Algorithm.SFT, batch_size=12, micro_batch_size=4, max_steps=2, num_gpus=3)
+    with pytest.raises(ValidationError, match=r"params.num_gpus \(3\) does not split evenly over 2 nodes"):
+        RunSpec.model_validate({**spec.model_dump(), "run_mode": "ray", "nnodes": 2})
+
+
+@pytest.mark.parametrize(("zero_stage", "refused"), [(None, False), (3, False), (0, True), (2, True)])
+def test_verl_shards_everything_and_refuses_other_zero_stages(zero_stage, refused):
+    # verl's FSDP workers shard parameters, gradients and optimizer states alike (FULL_SHARD, ZeRO-3).
+    errors = VerlEngine().refusals(parse_params(Algorithm.SFT, {"zero_stage": zero_stage}))
+    assert [error.field for error in errors] == (["params.zero_stage"] if refused else [])

@@ -10,14 +10,20 @@ from training_platform.jobs.states import (
 )
 
 LEGAL = {
+    ("pending", "queued"),
     ("pending", "running"),
     ("pending", "cancelled"),
+    ("queued", "running"),
+    ("queued", "cancelled"),
+    ("queued", "failed"),
     ("running", "paused"),
     ("running", "completed"),
     ("running", "failed"),
     ("running", "cancelled"),
+    ("paused", "queued"),
     ("paused", "running"),
     ("paused", "cancelled"),
+    ("failed", "queued"),
     ("failed", "running"),
 }
 
@@ -30,21 +36,25 @@ def test_transition_table(source, target):
 
 def test_finished_jobs_only_leave_by_resuming_a_failure():
     for status in FINISHED:
-        assert TRANSITIONS[status] <= {JobStatus.RUNNING}
-    assert allowed_sources(JobStatus.RUNNING) == {JobStatus.PENDING, JobStatus.PAUSED, JobStatus.FAILED}
+        assert TRANSITIONS[status] <= {JobStatus.RUNNING, JobStatus.QUEUED}
+    assert allowed_sources(JobStatus.QUEUED) == {JobStatus.PENDING, JobStatus.PAUSED, JobStatus.FAILED}
 
 
 def test_every_action_that_moves_a_job_follows_the_transition_table():
-    moves = {"start": JobStatus.RUNNING, "resume": JobStatus.RUNNING, "pause": JobStatus.PAUSED}
-    moves["stop"] = JobStatus.CANCELLED
-    for action, target in moves.items():
-        assert all(target in TRANSITIONS[source] for source in ACTION_SOURCES[action]), action
-    assert ACTION_SOURCES["start"] | ACTION_SOURCES["resume"] == allowed_sources(JobStatus.RUNNING)
+    moves = {"start": [JobStatus.RUNNING, JobStatus.QUEUED], "resume": [JobStatus.RUNNING, JobStatus.QUEUED]}
+    moves |= {"pause": [JobStatus.PAUSED], "stop": [JobStatus.CANCELLED]}
+    for action, targets in moves.items():
+        for target in targets:
+            assert all(target in TRANSITIONS[source] for source in ACTION_SOURCES[action]), action
+    # Start and resume lead into the queue; the scheduler alone takes a job out of it.
+    assert ACTION_SOURCES["start"] | ACTION_SOURCES["resume"] == allowed_sources(JobStatus.QUEUED)
+    assert allowed_sources(JobStatus.RUNNING) == allowed_sources(JobStatus.QUEUED) | {JobStatus.QUEUED}
     assert ACTION_SOURCES["stop"] == allowed_sources(JobStatus.CANCELLED)
 
 
 def test_allowed_actions_per_status_and_while_a_request_is_pending():
     assert allowed_actions(JobStatus.PENDING, None) == ["start", "stop", "delete"]
+    assert allowed_actions(JobStatus.QUEUED, None) == ["stop"]
     assert allowed_actions(JobStatus.RUNNING, None) == ["pause", "stop"]
     assert allowed_actions(JobStatus.RUNNING, "pause") == ["stop"]
     assert allowed_actions(JobStatus.PAUSED, None) == ["resume", "stop", "delete"]

@@ -3,6 +3,9 @@
 Ray binds every interface unless its network namespace has nothing but `lo`, so
 Ray — and whatever must reach it — runs in a fresh namespace. Everything in the namespace is stopped by
 PID at the end (`ray stop` would kill every Ray process on the machine).
+
+More nodes join the head in the same namespace (`ray start --address`), each a raylet with its own resources
+and its own temporary directory: one machine, a cluster of several nodes as Ray schedules it.
 """
 
 import os
@@ -16,6 +19,7 @@ import uuid
 from pathlib import Path
 
 DASHBOARD_PORT = 8265
+GCS_PORT = 6379
 
 
 class LoopbackNamespace:
@@ -50,13 +54,16 @@ class LoopbackNamespace:
 
 
 class LoopbackRayCluster(LoopbackNamespace):
-    """A Ray head alone in a loopback namespace."""
+    """A Ray head in a loopback namespace, and the nodes added to it. Each node has `gpus_per_node` GPUs where
+    given (logical ones on a machine without GPUs, one per training process of a run there), else the machine's."""
 
-    def __init__(self, workdir: Path):
+    def __init__(self, workdir: Path, gpus_per_node: int | None = None):
         super().__init__()
         self.workdir = workdir
+        self.gpus_per_node = gpus_per_node
         self.token_file = workdir / "ray_auth_token"
         self.temp_dir = Path(f"/tmp/ray-{self.namespace}")  # Ray's socket paths must stay short
+        self.node_temp_dirs: list[Path] = []
         self.address = f"http://127.0.0.1:{DASHBOARD_PORT}"
 
     @property
@@ -71,25 +78,22 @@ class LoopbackRayCluster(LoopbackNamespace):
     def start(self) -> None:
         self.create()
         self.token_file.write_text(secrets.token_hex(32))
+        head = ["--head", "--dashboard-host", "127.0.0.1", f"--dashboard-port={DASHBOARD_PORT}", f"--port={GCS_PORT}"]
+        self._ray_start(head, self.temp_dir)
+
+    def add_node(self) -> None:
+        """One more node, joining the head; a temporary directory of its own, as on another machine."""
+        temp_dir = Path(f"{self.temp_dir}-{len(self.node_temp_dirs) + 2}")
+        self.node_temp_dirs.append(temp_dir)
+        self._ray_start([f"--address=127.0.0.1:{GCS_PORT}"], temp_dir)
+
+    def _ray_start(self, role: list[str], temp_dir: Path) -> None:
         ray = str(Path(sys.executable).with_name("ray"))
+        resources = ["--num-cpus", "2", "--object-store-memory", str(256 * 2**20)]
+        if self.gpus_per_node is not None:
+            resources += ["--num-gpus", str(self.gpus_per_node)]
         subprocess.run(
-            self.inside(
-                [
-                    ray,
-                    "start",
-                    "--head",
-                    "--dashboard-host",
-                    "127.0.0.1",
-                    f"--dashboard-port={DASHBOARD_PORT}",
-                    "--num-cpus",
-                    "2",
-                    "--object-store-memory",
-                    str(256 * 2**20),
-                    "--disable-usage-stats",
-                    "--temp-dir",
-                    str(self.temp_dir),
-                ]
-            ),
+            self.inside([ray, "start", *role, *resources, "--disable-usage-stats", "--temp-dir", str(temp_dir)]),
             env=self.env,
             check=True,
             capture_output=True,
@@ -98,4 +102,5 @@ class LoopbackRayCluster(LoopbackNamespace):
 
     def stop(self) -> None:
         self.delete()
-        shutil.rmtree(self.temp_dir, ignore_errors=True)
+        for temp_dir in (self.temp_dir, *self.node_temp_dirs):
+            shutil.rmtree(temp_dir, ignore_errors=True)

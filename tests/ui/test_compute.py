@@ -1,4 +1,5 @@
-"""The compute configurator in the browser: a recommendation, its memory explained on hover, applied to a new job."""
+"""The compute configurator in the browser: a recommendation, its memory explained on hover, its expected duration,
+applied to a new job."""
 
 import re
 
@@ -13,14 +14,20 @@ def test_the_configurator_explains_its_memory_and_applies_to_a_new_job(page: Pag
     choose(page, "model", "Qwen2.5-7B")
     choose(page, "gpu", "A100-80G")
     choose(page, "seq_len", "4096")
+    page.locator("[data-field='samples'] input").fill("20000")
     page.get_by_test_id("recommend").click()
 
     recommendation = page.get_by_test_id("recommendation")
     expect(recommendation).to_be_visible()
     expected = ui_server.api.post(
-        "/compute/recommend", json={"model": "Qwen2.5-7B", "gpu": "A100-80G", "seq_len": 4096, "algorithm": "sft"}
+        "/compute/recommend",
+        json={"model": "Qwen2.5-7B", "gpu": "A100-80G", "seq_len": 4096, "algorithm": "sft", "samples": 20000},
     ).json()
     expect(page.get_by_test_id("global-batch")).to_have_text(str(expected["global_batch"]))
+    # The expected duration is the API's: its total for its number of steps.
+    duration = page.get_by_test_id("duration")
+    expect(duration).to_have_attribute("data-seconds", str(expected["duration"]["total_seconds"]))
+    expect(duration).to_contain_text(f"for {expected['duration']['steps']} steps")
     expect(recommendation).to_contain_text(f"ZeRO-{expected['configuration']['zero_stage']}")
 
     # Hovering the stacked bar explains the part under the pointer: why it exists and each term's formula.

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.support.helpers import ServerProcess, wait_until
-from tests.ui.conftest import DEMO_MODEL, screenshot
+from tests.ui.conftest import DEMO_MODEL, PASSWORD, USER, create_user, log_in, screenshot
 from tests.ui.elements import choose, form_item, points
 
 
@@ -129,6 +129,34 @@ def test_a_demo_sft_job_created_in_the_form_trains_live_pauses_and_resumes(page:
     row = page.locator(".jobs-table .el-table__row", has_text="ui-sft")
     expect(row.get_by_test_id("status")).to_have_text("Cancelled")
     expect(row.locator("svg.spark polyline")).to_have_count(1)
+
+
+def test_the_gpu_queue_shows_each_jobs_place_and_devices(anonymous_page: Page, tmp_path_factory, demo_assets):
+    """A server told it has one GPU: the second of two jobs waits, and the list and the job page say so."""
+    server = ServerProcess(home=tmp_path_factory.mktemp("ui_gpu_home"))
+    server.env["PLATFORM_GPUS"] = "1"
+    server.start()
+    try:
+        create_user(server, USER, PASSWORD, "member")
+        sft = {"learning_rate": 1e-3, "batch_size": 2, "micro_batch_size": 2, "max_steps": 100_000}
+        body = dict(
+            algorithm="sft", model_path=str(demo_assets["model"]), dataset_paths=[str(demo_assets["sft"])], start=True
+        )
+        holder = server.create_job(name="holder", params=sft, **body)
+        server.create_job(name="waiter", params=sft, **body)
+        log_in(anonymous_page, server)
+        rows = anonymous_page.locator(".jobs-table .el-table__row")
+        expect(rows.filter(has_text="waiter").get_by_test_id("status")).to_have_text("Queued · position 1")
+        expect(rows.filter(has_text="holder").get_by_test_id("gpus")).to_have_text("0")
+        expect(rows.filter(has_text="waiter").get_by_test_id("gpus")).to_have_text("—")
+        screenshot(anonymous_page, "jobs-gpu-queue")
+        anonymous_page.goto(f"{server.url}/jobs/{holder['id']}")
+        expect(anonymous_page.get_by_test_id("status")).to_have_text("Running")
+        expect(anonymous_page.get_by_test_id("run-info").get_by_test_id("gpus")).to_have_text("0")
+        screenshot(anonymous_page, "job-detail-gpus")
+    finally:
+        anonymous_page.goto("about:blank")  # a page left open would keep polling the server stopped next
+        server.shutdown()
 
 
 def write_run(path, steps: int) -> None:

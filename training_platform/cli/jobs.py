@@ -15,6 +15,8 @@ from training_platform.jobs.schemas import JobCreate
 
 app = typer.Typer(help="Create, control and follow training jobs.", no_args_is_help=True)
 JobArg = Annotated[str, typer.Argument(help="Job name or id.")]
+# A job in these statuses is worth following: it runs, or will once its GPUs are free.
+ACTIVE = ("queued", "running")
 FollowOpt = Annotated[bool, typer.Option("--follow", "-f", help="Show live progress until the job stops running.")]
 
 
@@ -78,13 +80,25 @@ def list_jobs(
     status: Annotated[list[str], typer.Option(help="Only jobs with this status; repeatable.")] = [],  # noqa: B006
 ) -> None:
     jobs = _client().get("/jobs", params={"status": status})
-    table = Table("name", "id", "algorithm", "status", "step", "loss", "created")
+    # The GPUs column only where some job holds GPUs: a terminal's 80 columns are already shared by seven.
+    with_gpus = any(job["gpus"] for job in jobs)
+    table = Table("name", "id", "algorithm", "status", *(["gpus"] if with_gpus else []), "step", "loss", "created")
     for job in jobs:
         progress = job.get("progress") or {}
         step = f"{progress.get('current_step', 0)}/{progress.get('total_steps') or '?'}" if progress else "-"
         loss = f"{progress['loss']:.4g}" if progress.get("loss") is not None else "-"
-        table.add_row(job["name"], job["id"][:12], job["algorithm"], job["status"], step, loss, job["created_at"][:19])
+        gpus = [",".join(map(str, job["gpus"])) or "-"] if with_gpus else []
+        table.add_row(
+            job["name"], job["id"][:12], job["algorithm"], _status(job), *gpus, step, loss, job["created_at"][:19]
+        )
     console.print(table)
+
+
+def _status(job: dict) -> str:
+    """The status, with the place in the GPU queue (#1 starts next) or the action asked of the process."""
+    if job["queue_position"] is not None:
+        return f"{job['status']} #{job['queue_position']}"
+    return job["status"] + (f" ({job['requested_action']} requested)" if job["requested_action"] else "")
 
 
 @app.command()
@@ -109,7 +123,9 @@ def show(
         "algorithm",
         "engine",
         "status",
+        "queue_position",
         "requested_action",
+        "gpus",
         "model_path",
         "dataset_paths",
         "output_dir",
@@ -132,15 +148,14 @@ def show(
 
 def _action(job: str, action: str, follow: bool = False) -> None:
     data = _client().post(f"/jobs/{job}/{action}")
-    suffix = f" ({data['requested_action']} requested)" if data["requested_action"] else ""
-    console.print(f"job [bold]{data['name']}[/bold]: {data['status']}{suffix}")
+    console.print(f"job [bold]{data['name']}[/bold]: {_status(data)}")
     if follow:
         _follow(data["id"])
 
 
 @app.command()
 def start(job: JobArg, follow: FollowOpt = False) -> None:
-    """Start a pending job."""
+    """Start a pending job (it waits in the queue while the GPUs it asks for are busy)."""
     _action(job, "start", follow)
 
 
@@ -228,7 +243,7 @@ def logs(
         for line in _new_lines(shown, tail):
             console.print(line, markup=False, highlight=False)
         shown = tail
-        if not follow or client.get(f"/jobs/{job}")["status"] != "running":
+        if not follow or client.get(f"/jobs/{job}")["status"] not in ACTIVE:
             return
         time.sleep(1.0)
 
@@ -243,7 +258,7 @@ def _new_lines(previous: list[str], current: list[str]) -> list[str]:
 
 
 def _follow(job_id: str, interval: float = 1.0) -> None:
-    """Live step/total, loss and ETA until the job leaves `running`."""
+    """Live step/total, loss and ETA until the job is neither queued nor running."""
     client = _client()
     columns = [
         TextColumn("[bold]{task.fields[name]}[/bold] {task.fields[status]}"),
@@ -263,11 +278,11 @@ def _follow(job_id: str, interval: float = 1.0) -> None:
                 completed=info.get("current_step", 0),
                 total=info.get("total_steps"),
                 name=job["name"],
-                status=job["status"] + (f" ({job['requested_action']} requested)" if job["requested_action"] else ""),
+                status=_status(job),
                 loss=f"{info['loss']:.4f}" if info.get("loss") is not None else "-",
                 eta=_duration(info.get("eta_seconds")),
             )
-            if job["status"] != "running":
+            if job["status"] not in ACTIVE:
                 break
             time.sleep(interval)
     console.print(f"job [bold]{job['name']}[/bold] is {job['status']}")

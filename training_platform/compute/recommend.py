@@ -3,9 +3,9 @@
 It asks the engines which of them can run the algorithm on these devices, and searches, within what each
 engine does (its ZeRO/FSDP stages and CPU offloading), micro batch, sharding, offload, gradient checkpointing
 and (only when no full fine-tune fits, because it changes what is trained) LoRA; every candidate is priced
-with the memory model and ranked by an estimated step time. The output is the engine and the job's parameters
-(post them unchanged as a job's `params` with that engine); when nothing fits, it says what would: more (or
-fewer) GPUs, LoRA, a shorter sequence or a larger GPU.
+with the memory model for the engine that would run it, and ranked by its estimated step time (speed.py).
+The output is the engine and the job's parameters (post them unchanged as a job's `params` with that engine);
+when nothing fits, it says what would: more (or fewer) GPUs, LoRA, a shorter sequence or a larger GPU.
 """
 
 import math
@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from training_platform.compute.gpus import CATALOG, GiB, Gpu
 from training_platform.compute.memory import ALL_LINEARS, Attention, Estimate, EstimateRequest, Precision, estimate
 from training_platform.compute.model import ModelSpec
+from training_platform.compute.speed import Speed, speed
 from training_platform.contract.params import (
     MAX_BATCH,
     MAX_GPUS,
@@ -25,7 +26,7 @@ from training_platform.contract.params import (
     RL_ALGORITHMS,
     Algorithm,
 )
-from training_platform.engines.base import Capabilities, Engine
+from training_platform.engines.base import Engine
 from training_platform.engines.registry import capable_engines, engines
 from training_platform.errors import FieldError, InvalidInputError
 
@@ -40,12 +41,12 @@ DEFAULT_GLOBAL_BATCH = {
 }
 MICRO_BATCHES = (1, 2, 4, 8, 16, 32, 64)
 LORA_RANK = 16
-# Step-time assumptions (they rank candidates; the absolute seconds are indicative).
-PEAK_MFU = 0.5  # model FLOPs utilisation at large micro batches
-MFU_FULL_AT_TOKENS = 8192  # tokens per micro batch from which a GPU is kept busy
-INTERCONNECT_GBS = 300.0  # NVLink-class all-gather / reduce-scatter bandwidth per GPU
-PCIE_GBS = 25.0  # host <-> device
-CPU_ADAM_GBS = 20.0  # bytes of optimizer state a CPU Adam step streams per second
+# What each engine runs for the requested precision: TRL's policy loads the model in bf16 for bf16 (and has no
+# bf16 mixed precision of its own: the job's precision is "bf16"), verl's FSDP computes in bf16 from sharded
+# master weights either way.
+_ENGINE_PRECISION: dict[str, dict[str, Precision]] = {
+    "trl": {"bf16-amp": "bf16", "bf16": "bf16", "fp32": "fp32"},
+}
 
 
 class RecommendRequest(BaseModel):
@@ -67,6 +68,12 @@ class RecommendRequest(BaseModel):
     host_memory_gib: float | None = Field(
         default=None, gt=0, le=2**30, description="CPU RAM per GPU (default: the GPU class's)."
     )
+    samples: int | None = Field(
+        default=None,
+        gt=0,
+        le=2**40,
+        description="Samples the job trains on (rows × epochs; prompts for RL): the expected duration covers them.",
+    )
 
 
 def _samples_per_step(algorithm: Algorithm, global_batch: int, rollout_n: int) -> int:
@@ -81,9 +88,17 @@ class Recommendation:
     engine: Engine | None
     request: EstimateRequest | None
     estimate: Estimate | None
-    step_seconds: float | None
+    speed: Speed | None
     reasons: list[str] = field(default_factory=list)
     suggestions: list[str] = field(default_factory=list)
+    samples: int | None = None  # what the job trains on, when the request said
+
+    @property
+    def steps(self) -> int | None:
+        """Optimizer steps over the request's samples."""
+        if self.samples is None:
+            return None
+        return math.ceil(self.samples / self.global_batch)
 
     @property
     def gradient_accumulation(self) -> int | None:
@@ -97,37 +112,9 @@ def _budget(gpu: Gpu, margin: float) -> float:
     return gpu.memory_bytes * (1 - margin)
 
 
-def step_seconds(model: ModelSpec, gpu: Gpu, request: EstimateRequest, global_batch: int) -> float | None:
-    """Indicative seconds per optimizer step: compute at an MFU that falls with small micro batches, plus
-    the traffic that sharding and offloading add."""
-    if gpu.bf16_tflops <= 0:
-        return None
-    samples = _samples_per_step(request.algorithm, global_batch, request.rollout_n)
-    samples *= 2 if request.algorithm == Algorithm.DPO else 1
-    tokens = samples * request.seq_len
-    params = model.num_parameters
-    passes = 4 if request.lora_rank else 6  # forward 2, backward 4 (2 without weight gradients)
-    if request.gradient_checkpointing:
-        passes += 2
-    if request.uses_reference:
-        passes += 2
-    micro_tokens = request.micro_batch * request.seq_len
-    mfu = PEAK_MFU * min(1.0, micro_tokens / MFU_FULL_AT_TOKENS) ** 0.3
-    seconds = passes * params * tokens / (gpu.bf16_tflops * 1e12 * request.num_gpus * mfu)
-    micro_steps = samples // (request.micro_batch * request.num_gpus)
-    if request.num_gpus > 1:
-        gathers = 2 * micro_steps if request.zero_stage == 3 else 0
-        seconds += (gathers + 1) * params * 2 / (INTERCONNECT_GBS * 1e9)
-    if request.offload_optimizer:
-        trainable = model.lora_params(request.lora_rank, request.lora_targets) if request.lora_rank else params
-        seconds += trainable * 16 / request.shard_degree / (CPU_ADAM_GBS * 1e9)
-        seconds += trainable * 4 / request.shard_degree / (PCIE_GBS * 1e9)
-    if request.offload_params:
-        seconds += micro_steps * 2 * params * 2 / request.shard_degree / (PCIE_GBS * 1e9)
-    return seconds
-
-
-def _candidates(request: RecommendRequest, gpu: Gpu, lora: bool, samples_per_step: int, capabilities: Capabilities):
+def _candidates(request: RecommendRequest, gpu: Gpu, lora: bool, samples_per_step: int, engine: Engine):
+    capabilities = engine.capabilities
+    precision = _ENGINE_PRECISION.get(engine.name, {}).get(request.precision, request.precision)
     attention = request.attention or ("flash" if gpu.kind == "cuda" else "sdpa")
     rl = request.algorithm in RL_ALGORITHMS
     # (optimizer states, parameters) in CPU memory: what the engine can do; parameters only with the optimizer.
@@ -141,11 +128,12 @@ def _candidates(request: RecommendRequest, gpu: Gpu, lora: bool, samples_per_ste
                     if samples_per_step % (micro * request.num_gpus):
                         continue
                     yield EstimateRequest(
+                        engine=engine.name,
                         seq_len=request.seq_len,
                         micro_batch=micro,
                         num_gpus=request.num_gpus,
                         algorithm=request.algorithm,
-                        precision=request.precision,
+                        precision=precision,
                         zero_stage=stage,
                         offload_optimizer=offload_optimizer,
                         offload_params=offload_params,
@@ -175,27 +163,27 @@ def _with_rollout_share(
     return candidate, result
 
 
-def search(model: ModelSpec, gpu: Gpu, request: RecommendRequest, lora: bool, capabilities: Capabilities, reward=None):
-    """(rank, step seconds, request, estimate) of every candidate within `capabilities` that fits, fastest first."""
+def search(model: ModelSpec, gpu: Gpu, request: RecommendRequest, lora: bool, engine: Engine, reward=None):
+    """(rank, speed, request, estimate) of every candidate `engine` can run that fits, fastest first."""
     global_batch = request.global_batch or DEFAULT_GLOBAL_BATCH[request.algorithm]
     samples = _samples_per_step(request.algorithm, global_batch, request.rollout_n)
     budget = _budget(gpu, request.safety_margin)
     fitting = []
-    for candidate in _candidates(request, gpu, lora, samples, capabilities):
+    for candidate in _candidates(request, gpu, lora, samples, engine):
         result = estimate(model, gpu, candidate, reward)
         if result.total_bytes > budget or (result.problems and candidate.algorithm not in RL_ALGORITHMS):
             continue
         candidate, result = _with_rollout_share(model, gpu, candidate, result, budget, reward)
         if result.total_bytes > budget or result.problems:
             continue
-        seconds = step_seconds(model, gpu, candidate, global_batch)
+        pace = speed(model, gpu, candidate, samples)
         # Without a speed figure (CPU), prefer fewer gradient-accumulation passes and no recomputation.
         rank = (
-            seconds
-            if seconds is not None
+            pace.step_seconds
+            if pace is not None
             else (samples / candidate.micro_batch) * (1.3 if candidate.gradient_checkpointing else 1)
         )
-        fitting.append((rank, seconds, candidate, result))
+        fitting.append((rank, pace, candidate, result))
     fitting.sort(key=lambda item: item[0])
     return fitting
 
@@ -204,7 +192,7 @@ def search(model: ModelSpec, gpu: Gpu, request: RecommendRequest, lora: bool, ca
 class _Best:
     engine: Engine
     lora: bool
-    seconds: float | None
+    speed: Speed | None
     request: EstimateRequest
     estimate: Estimate
     options: int  # configurations that fit, over the engines searched
@@ -218,13 +206,13 @@ def _best(model: ModelSpec, gpu: Gpu, request: RecommendRequest, reward) -> _Bes
     for group in (runnable, [engine for engine in capable if engine not in runnable]):
         for lora in (False, True) if request.allow_lora else (False,):
             fitting = [
-                (rank, order, seconds, candidate, result, engine)
+                (rank, order, pace, candidate, result, engine)
                 for order, engine in enumerate(group)
-                for rank, seconds, candidate, result in search(model, gpu, request, lora, engine.capabilities, reward)
+                for rank, pace, candidate, result in search(model, gpu, request, lora, engine, reward)
             ]
             if fitting:
-                _, _, seconds, candidate, result, engine = min(fitting, key=lambda item: item[:2])
-                return _Best(engine, lora, seconds, candidate, result, len(fitting))
+                _, _, pace, candidate, result, engine = min(fitting, key=lambda item: item[:2])
+                return _Best(engine, lora, pace, candidate, result, len(fitting))
     return None
 
 
@@ -240,13 +228,21 @@ def recommend(model: ModelSpec, gpu: Gpu, request: RecommendRequest, reward: Mod
             error.message for e in engines() if (error := e.unsupported(request.algorithm, request.num_gpus, gpu.kind))
         ]
         suggestions = _suggestions(model, gpu, request, reward)
-        return Recommendation(False, global_batch, None, None, None, None, reasons, suggestions)
+        return Recommendation(False, global_batch, None, None, None, None, reasons, suggestions, request.samples)
     best = _best(model, gpu, request, reward)
     if best is None:
         suggestions = _suggestions(model, gpu, request, reward)
-        return Recommendation(False, global_batch, None, None, None, None, suggestions=suggestions)
+        return Recommendation(False, global_batch, None, None, None, None, suggestions=suggestions,
+                              samples=request.samples)  # fmt: skip
     reasons = _reasons(best.engine, best.request, best.estimate, gpu, best.lora, best.options)
-    return Recommendation(True, global_batch, best.engine, best.request, best.estimate, best.seconds, reasons)
+    if best.request.precision != request.precision:
+        reasons.append(
+            f"the {best.engine.name} engine runs {request.precision} as {best.request.precision}: it loads the model "
+            f"in bf16, so weights, gradients and AdamW moments are bf16"
+        )
+    return Recommendation(
+        True, global_batch, best.engine, best.request, best.estimate, best.speed, reasons, samples=request.samples
+    )
 
 
 def _reasons(
@@ -329,6 +325,8 @@ def job_params(recommendation: Recommendation) -> dict[str, Any]:
         "precision": "fp32" if request.precision == "fp32" else "bf16",
         "gradient_checkpointing": request.gradient_checkpointing,
     }
+    if request.num_gpus > 1:
+        params["zero_stage"] = request.zero_stage
     if request.offload_optimizer:
         params["cpu_offload"] = "all" if request.offload_params else "optimizer"
     if request.lora_rank:

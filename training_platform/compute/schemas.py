@@ -64,6 +64,26 @@ class TermRead(BaseModel):
     explanation: str
 
 
+class SpeedRead(BaseModel):
+    """How fast one optimizer step runs (speed.py), with the range that the calibration supports."""
+
+    tokens_per_second: float = Field(description="Trained tokens per second over every GPU of the job.")
+    step_seconds: float
+    step_seconds_low: float
+    step_seconds_high: float
+    samples_per_step: int
+    basis: str = Field(description="How it was computed and what it was calibrated on.")
+
+
+class DurationRead(SpeedRead):
+    """A recommendation's expected duration: per step and, when the request gave the samples, in total."""
+
+    steps: int | None = None
+    total_seconds: float | None = None
+    total_seconds_low: float | None = None
+    total_seconds_high: float | None = None
+
+
 class EstimateRead(BaseModel):
     model: ModelPresetRead
     gpu: GpuRead
@@ -78,6 +98,9 @@ class EstimateRead(BaseModel):
     explanations: dict[str, str]
     notes: list[str]
     problems: list[str]
+    speed: SpeedRead | None = Field(
+        default=None, description="One optimizer step of micro_batch × num_gpus samples; none on the CPU."
+    )
 
 
 class RecommendationRead(BaseModel):
@@ -92,7 +115,7 @@ class RecommendationRead(BaseModel):
     engine: str | None = None
     micro_batch: int | None = None
     gradient_accumulation: int | None = None
-    step_seconds: float | None = None
+    duration: DurationRead | None = Field(default=None, description="Expected time per step and in total.")
     configuration: EstimateRequest | None = None
     estimate: EstimateRead | None = None
     params: dict[str, Any] | None = None

@@ -9,14 +9,17 @@ from training_platform.compute.memory import CATEGORIES, Estimate, estimate
 from training_platform.compute.model import PRESETS, ModelSpec, resolve_model
 from training_platform.compute.recommend import Recommendation, job_params, recommend
 from training_platform.compute.schemas import (
+    DurationRead,
     EstimateBody,
     EstimateRead,
     GpuRead,
     ModelPresetRead,
     RecommendationRead,
     RecommendBody,
+    SpeedRead,
     TermRead,
 )
+from training_platform.compute.speed import Speed, speed
 from training_platform.contract.params import Algorithm, parse_params
 from training_platform.contract.run import RunSpec
 from training_platform.engines.registry import engines
@@ -41,7 +44,9 @@ class ComputeService:
     def estimate(self, body: EstimateBody) -> EstimateRead:
         model, gpu, reward = _resolve(body, self.path_roots)
         model.lora_params(body.lora_rank, body.lora_targets)  # names unknown LoRA targets early
-        return _estimate_read(estimate(model, gpu, body, reward))  # the body is the EstimateRequest
+        result = estimate(model, gpu, body, reward)  # the body is the EstimateRequest
+        pace = speed(model, gpu, body, body.micro_batch * body.num_gpus)
+        return _estimate_read(result, pace)
 
     def recommend(self, body: RecommendBody) -> RecommendationRead:
         model, gpu, reward = _resolve(body, self.path_roots)
@@ -61,9 +66,9 @@ class ComputeService:
                 engine=result.engine.name,
                 micro_batch=result.request.micro_batch,
                 gradient_accumulation=result.gradient_accumulation,
-                step_seconds=result.step_seconds,
+                duration=_duration_read(result),
                 configuration=result.request,
-                estimate=_estimate_read(result.estimate),
+                estimate=_estimate_read(result.estimate, result.speed),
                 params=params,
                 **_engine_configurations(body, gpu, result, params),
             )
@@ -118,7 +123,34 @@ def _gpu_read(gpu: Gpu) -> GpuRead:
     )
 
 
-def _estimate_read(result: Estimate) -> EstimateRead:
+def _speed_fields(pace: Speed) -> dict[str, Any]:
+    return dict(
+        tokens_per_second=pace.tokens_per_second,
+        step_seconds=pace.step_seconds,
+        step_seconds_low=pace.low_seconds,
+        step_seconds_high=pace.high_seconds,
+        samples_per_step=pace.samples_per_step,
+        basis=pace.basis,
+    )
+
+
+def _duration_read(result: Recommendation) -> DurationRead | None:
+    if result.speed is None:
+        return None
+    duration = DurationRead(**_speed_fields(result.speed))
+    if result.steps is None:
+        return duration
+    return duration.model_copy(
+        update=dict(
+            steps=result.steps,
+            total_seconds=result.steps * result.speed.step_seconds,
+            total_seconds_low=result.steps * result.speed.low_seconds,
+            total_seconds_high=result.steps * result.speed.high_seconds,
+        )
+    )
+
+
+def _estimate_read(result: Estimate, pace: Speed | None) -> EstimateRead:
     per_gpu = result.category_bytes()
     return EstimateRead(
         model=_model_read(result.model),
@@ -134,4 +166,5 @@ def _estimate_read(result: Estimate) -> EstimateRead:
         explanations={category: _EXPLANATIONS[category] for category in CATEGORIES},
         notes=result.notes,
         problems=result.problems,
+        speed=SpeedRead(**_speed_fields(pace)) if pace is not None else None,
     )

@@ -89,6 +89,13 @@ class TrainingParams(StrictModel):
     num_gpus: int = Field(default=1, gt=0, le=MAX_GPUS)
     precision: Literal["auto", "bf16", "fp16", "fp32"] = "auto"
     gradient_checkpointing: bool = False
+    zero_stage: int | None = Field(
+        default=None,
+        ge=0,
+        le=3,
+        description="How model states are sharded over the job's devices: 0 replicated (DDP), 1 optimizer states, "
+        "2 gradients and optimizer states, 3 everything (FSDP FULL_SHARD / ZeRO-3); unset: the engine's default.",
+    )
     cpu_offload: Literal["none", "optimizer", "all"] = Field(
         default="none",
         description="Keep optimizer states ('optimizer'), or them and the weights ('all'), in CPU memory between "

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from training_platform.contract.layout import JobLayout
 from training_platform.contract.params import Algorithm, AnyParams
@@ -27,11 +27,24 @@ class RunSpec(BaseModel):
     params: Annotated[AnyParams, Field(discriminator="algorithm")]
     output_dir: str
     run_mode: str = "local"
+    # Run mode ray: the cluster's nodes the run spans, params.num_gpus split evenly over them, each placed by Ray.
+    # None: the run's processes stay on the machine where it starts (run mode local, a cluster without GPUs).
+    nnodes: int | None = Field(default=None, ge=1)
     cpu_threads: int = Field(default=0, ge=0, description="torch threads of the process on CPU; 0 lets torch decide.")
+
+    @model_validator(mode="after")
+    def _devices_split_evenly_over_nodes(self) -> "RunSpec":
+        if self.nnodes is not None and self.params.num_gpus % self.nnodes:
+            raise ValueError(f"params.num_gpus ({self.params.num_gpus}) does not split evenly over {self.nnodes} nodes")
+        return self
 
     @property
     def algorithm(self) -> Algorithm:
         return Algorithm(self.params.algorithm)
+
+    @property
+    def gpus_per_node(self) -> int:
+        return self.params.num_gpus // (self.nnodes or 1)
 
     @property
     def layout(self) -> JobLayout:

@@ -42,6 +42,10 @@ class Job(SQLModel, table=True):
     process_started_at: float | None = None
     exit_code: int | None = None
     attempt: int = 0
+    # The GPUs (CUDA indices) the job holds while it runs locally; empty in every other status.
+    gpus: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False, server_default="[]"))
+    # When the job last joined the GPU queue: the queue is first in, first out.
+    queued_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     created_at: datetime = _timestamp()
     updated_at: datetime = _timestamp()
     started_at: datetime | None = Field(default=None, sa_type=UTCDateTime)

@@ -74,6 +74,11 @@ class Engine(ABC):
             return [error]
         if params.cpu_offload != "none" and not self.capabilities.cpu_offload:
             return [FieldError("params.cpu_offload", f"the {self.name} engine does not offload to CPU memory")]
+        stages = self.capabilities.zero_stages
+        if params.zero_stage is not None and params.zero_stage not in stages:
+            applied = ", ".join(str(stage) for stage in sorted(stages))
+            message = f"the {self.name} engine does not shard with zero_stage {params.zero_stage}; it applies {applied}"
+            return [FieldError("params.zero_stage", message)]
         return []
 
     def check(self, spec: RunSpec) -> list[FieldError]:

@@ -7,6 +7,7 @@ from training_platform.contract.params import Algorithm, parse_params
 from training_platform.contract.run import RunSpec
 from training_platform.db.tables import Job
 from training_platform.jobs.activity import JobActivity
+from training_platform.runners.base import Runner
 
 # Engine, algorithm and run mode of a job whose metrics were imported from a run the platform did not launch.
 EXTERNAL = "external"
@@ -16,7 +17,8 @@ def layout_of(job: Job) -> JobLayout:
     return JobLayout(job.id, Path(job.output_dir))
 
 
-def run_spec(job: Job, cpu_threads: int = 0) -> RunSpec:
+def run_spec(job: Job, cpu_threads: int = 0, runner: Runner | None = None) -> RunSpec:
+    """The job's run; with the runner that will start it, spread over the nodes that runner places it on."""
     return RunSpec(
         job_id=job.id,
         model_path=job.model_path,
@@ -26,8 +28,14 @@ def run_spec(job: Job, cpu_threads: int = 0) -> RunSpec:
         params=parse_params(Algorithm(job.algorithm), job.params),
         output_dir=job.output_dir,
         run_mode=job.run_mode,
+        nnodes=runner.nodes_for(requested_gpus(job)) if runner else None,
         cpu_threads=cpu_threads,
     )
+
+
+def requested_gpus(job: Job) -> int:
+    """The devices the job asked for (its validated parameters always say; 1 is the parameters' default)."""
+    return job.params.get("num_gpus", 1)
 
 
 def activity_of(job: Job) -> JobActivity:

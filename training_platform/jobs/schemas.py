@@ -66,6 +66,8 @@ class JobRead(BaseModel):
     pid: int | None
     exit_code: int | None
     attempt: int
+    gpus: list[int] = Field(description="The GPUs (CUDA indices) the job holds while it runs locally.")
+    queue_position: int | None = Field(description="While queued: 1 for the job that gets the next free GPUs.")
     created_at: datetime
     updated_at: datetime
     started_at: datetime | None

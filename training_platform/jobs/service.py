@@ -32,6 +32,7 @@ from training_platform.errors import (
     field_errors_from_pydantic,
 )
 from training_platform.jobs.runs import EXTERNAL, layout_of, run_spec
+from training_platform.jobs.scheduler import JobScheduler
 from training_platform.jobs.schemas import (
     CheckpointRead,
     JobCreate,
@@ -58,6 +59,7 @@ class JobService:
         self,
         store: JobStore,
         supervisor: JobSupervisor,
+        scheduler: JobScheduler,
         jobs_dir: Path,
         error_limit: int,
         resolve_dataset: DatasetResolver,
@@ -66,6 +68,7 @@ class JobService:
     ):
         self.store = store
         self.supervisor = supervisor
+        self.scheduler = scheduler
         self.jobs_dir = jobs_dir
         self.error_limit = error_limit
         self.resolve_dataset = resolve_dataset
@@ -74,8 +77,10 @@ class JobService:
         self.tasks = TaskRunner(store.db, JobTask, owner="job_id")
 
     def recover(self) -> None:
-        """At server start: re-attach to running processes; exports cut off by the last stop are over."""
+        """At server start: re-attach to running processes, then start the queued jobs whose GPUs are free;
+        exports cut off by the last stop are over."""
         self.supervisor.recover()
+        self.scheduler.schedule()
         self.tasks.recover()
 
     def close(self) -> None:
@@ -109,7 +114,10 @@ class JobService:
             status=JobStatus.PENDING.value,
             output_dir=str(self.jobs_dir / job_id),
         )
-        if errors := engine.refusals(params) or engine.check(run_spec(job)):
+        # A job to be started now is refused here for what would refuse its start: more GPUs than there are.
+        devices = self.scheduler.refusal(request.run_mode, params.num_gpus) if request.start else None
+        errors = engine.refusals(params) or ([devices] if devices else [])
+        if errors := errors or engine.check(run_spec(job, runner=self.supervisor.runners[request.run_mode])):
             raise InvalidInputError(errors)
         if self.store.name_taken(request.name):
             raise ConflictError(f"a job named '{request.name}' already exists")
@@ -243,7 +251,7 @@ class JobService:
 
     def delete(self, name_or_id: str, delete_files: bool) -> None:
         job = self.store.find(name_or_id)
-        self.store.delete(job.id, unless_status=JobStatus.RUNNING)
+        self.store.delete(job.id, unless_status={JobStatus.RUNNING, JobStatus.QUEUED})
         if delete_files:
             shutil.rmtree(job.output_dir, ignore_errors=True)
 
@@ -252,6 +260,7 @@ class JobService:
         return JobRead(
             **job.model_dump(exclude={"process_started_at"}),
             allowed_actions=allowed_actions(JobStatus(job.status), job.requested_action),
+            queue_position=self.store.queue_position(job) if job.status == JobStatus.QUEUED else None,
             progress=Progress.from_status(status) if status else None,
         )
 
@@ -315,18 +324,7 @@ class JobService:
 
     def start(self, name_or_id: str) -> JobRead:
         job = self.store.find(name_or_id)
-        job = self.store.transition(
-            job.id,
-            JobStatus.RUNNING,
-            "start",
-            "started by user",
-            sources=ACTION_SOURCES["start"],
-            attempt=job.attempt + 1,
-            started_at=utcnow(),
-            error=None,
-            exit_code=None,
-        )
-        return self.view(self.supervisor.launch(job))
+        return self.view(self.scheduler.admit(job, "start", "started by user", error=None, exit_code=None))
 
     def pause(self, name_or_id: str) -> JobRead:
         """Ask the trainer to save a checkpoint and exit; the job becomes paused when it has."""
@@ -343,25 +341,23 @@ class JobService:
             if checkpoint
             else "from the beginning: no complete checkpoint"
         )
-        job = self.store.transition(
-            job.id,
-            JobStatus.RUNNING,
-            "resume",
-            f"resumed by user {where}",
-            sources=ACTION_SOURCES["resume"],
-            attempt=job.attempt + 1,
-            error=None,
-            exit_code=None,
-            finished_at=None,
+        job = self.scheduler.admit(
+            job, "resume", f"resumed by user {where}", error=None, exit_code=None, finished_at=None
         )
-        return self.view(self.supervisor.launch(job))
+        return self.view(job)
 
     def stop(self, name_or_id: str) -> JobRead:
         job = self.store.find(name_or_id)
         if job.status != JobStatus.RUNNING:
-            job = self._cancel(job.id, ACTION_SOURCES["stop"] - {JobStatus.RUNNING})
-            self.supervisor.settled(job)
-            return self.view(job)
+            try:
+                job = self._cancel(job.id, ACTION_SOURCES["stop"] - {JobStatus.RUNNING})
+            except ConflictError:
+                if self.store.get(job.id).status != JobStatus.RUNNING:
+                    raise
+                # It left the queue for running while we looked: its process is stopped below.
+            else:
+                self.supervisor.settled(job)
+                return self.view(job)
         job = self.store.request_action(job.id, "stop", replace=(None, "pause"))
         self.supervisor.stop(job)
         self.supervisor.ending(job)

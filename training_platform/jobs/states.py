@@ -5,6 +5,8 @@ from enum import StrEnum
 
 class JobStatus(StrEnum):
     PENDING = "pending"
+    # Started or resumed, waiting for the GPUs it asked for (jobs/scheduler.py).
+    QUEUED = "queued"
     RUNNING = "running"
     PAUSED = "paused"
     COMPLETED = "completed"
@@ -13,11 +15,13 @@ class JobStatus(StrEnum):
 
 
 TRANSITIONS: dict[JobStatus, frozenset[JobStatus]] = {
-    JobStatus.PENDING: frozenset({JobStatus.RUNNING, JobStatus.CANCELLED}),
+    JobStatus.PENDING: frozenset({JobStatus.QUEUED, JobStatus.RUNNING, JobStatus.CANCELLED}),
+    # A queued job fails only when it can never get its GPUs (the server restarted with fewer).
+    JobStatus.QUEUED: frozenset({JobStatus.RUNNING, JobStatus.CANCELLED, JobStatus.FAILED}),
     JobStatus.RUNNING: frozenset({JobStatus.PAUSED, JobStatus.COMPLETED, JobStatus.FAILED, JobStatus.CANCELLED}),
-    JobStatus.PAUSED: frozenset({JobStatus.RUNNING, JobStatus.CANCELLED}),
+    JobStatus.PAUSED: frozenset({JobStatus.QUEUED, JobStatus.RUNNING, JobStatus.CANCELLED}),
     # A failed run can be resumed from its latest complete checkpoint (an OOM or a lost machine is not the end).
-    JobStatus.FAILED: frozenset({JobStatus.RUNNING}),
+    JobStatus.FAILED: frozenset({JobStatus.QUEUED, JobStatus.RUNNING}),
     JobStatus.COMPLETED: frozenset(),
     JobStatus.CANCELLED: frozenset(),
 }
@@ -25,15 +29,16 @@ TRANSITIONS: dict[JobStatus, frozenset[JobStatus]] = {
 FINISHED = frozenset({JobStatus.COMPLETED, JobStatus.FAILED, JobStatus.CANCELLED})
 
 
-# The statuses in which a user's action is accepted. Start, resume and stop move the job along TRANSITIONS;
+# The statuses in which a user's action is accepted. Start, resume and stop move the job along TRANSITIONS (start
+# and resume to running, or to queued while its GPUs are busy; the scheduler alone moves a job out of the queue);
 # pause is a request to the running process (the job becomes paused once it saved and exited); delete removes
-# the job's row, which a live process must not outlive.
+# the job's row, which a live process must not outlive, nor a queue it holds a place in.
 ACTION_SOURCES: dict[str, frozenset[JobStatus]] = {
     "start": frozenset({JobStatus.PENDING}),
     "pause": frozenset({JobStatus.RUNNING}),
     "resume": frozenset({JobStatus.PAUSED, JobStatus.FAILED}),
-    "stop": frozenset({JobStatus.PENDING, JobStatus.RUNNING, JobStatus.PAUSED}),
-    "delete": frozenset(JobStatus) - {JobStatus.RUNNING},
+    "stop": frozenset({JobStatus.PENDING, JobStatus.QUEUED, JobStatus.RUNNING, JobStatus.PAUSED}),
+    "delete": frozenset(JobStatus) - {JobStatus.RUNNING, JobStatus.QUEUED},
 }
 
 

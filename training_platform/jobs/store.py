@@ -3,7 +3,7 @@
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import delete, update
+from sqlalchemy import delete, func, update
 from sqlmodel import col, select
 
 from training_platform.db import Database
@@ -58,7 +58,10 @@ class JobStore:
         **fields: Any,
     ) -> Job:
         """Move the job to `target` if the state machine (and `sources`, when given) allow it from its
-        current status; otherwise raise ConflictError and change nothing."""
+        current status; otherwise raise ConflictError and change nothing. A job holds GPUs only while it runs:
+        any other target lets go of them."""
+        if target != JobStatus.RUNNING:
+            fields["gpus"] = []
         allowed = allowed_sources(target)
         if sources is not None:
             allowed &= frozenset(sources)
@@ -134,6 +137,25 @@ class JobStore:
             session.commit()
             return session.get(Job, job_id, populate_existing=True)
 
+    def held_gpus(self) -> set[int]:
+        """The GPUs the running jobs hold."""
+        with self.db.session() as session:
+            held = session.exec(select(Job.gpus).where(Job.status == JobStatus.RUNNING.value))
+            return {gpu for gpus in held for gpu in gpus}
+
+    def queued(self) -> list[Job]:
+        """The jobs waiting for GPUs, first queued first."""
+        query = select(Job).where(Job.status == JobStatus.QUEUED.value).order_by(col(Job.queued_at), col(Job.id))
+        with self.db.session() as session:
+            return list(session.exec(query))
+
+    def queue_position(self, job: Job) -> int:
+        """1 for the queued job that gets the next GPUs to free up."""
+        ahead = (col(Job.queued_at) < job.queued_at) | ((col(Job.queued_at) == job.queued_at) & (col(Job.id) < job.id))
+        query = select(func.count()).select_from(Job).where(Job.status == JobStatus.QUEUED.value, ahead)
+        with self.db.session() as session:
+            return session.exec(query).one() + 1
+
     def update(self, job_id: str, **fields: Any) -> Job:
         with self.db.session() as session:
             session.execute(update(Job).where(col(Job.id) == job_id).values(updated_at=utcnow(), **fields))
@@ -151,9 +173,11 @@ class JobStore:
             query = select(JobEvent).where(JobEvent.job_id == job_id).order_by(col(JobEvent.id))
             return list(session.exec(query))
 
-    def delete(self, job_id: str, unless_status: JobStatus) -> None:
+    def delete(self, job_id: str, unless_status: JobStatus | Iterable[JobStatus]) -> None:
+        """Delete the job's row unless it is in `unless_status` (one status, or any of several)."""
+        kept = [unless_status.value] if isinstance(unless_status, JobStatus) else [s.value for s in unless_status]
         with self.db.session() as session:
-            result = session.execute(delete(Job).where(col(Job.id) == job_id, col(Job.status) != unless_status.value))
+            result = session.execute(delete(Job).where(col(Job.id) == job_id, col(Job.status).not_in(kept)))
             if result.rowcount != 1:
                 job = session.get(Job, job_id)
                 if job is None:

@@ -11,6 +11,7 @@ import re
 import threading
 import time
 import uuid
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Protocol
@@ -123,7 +124,9 @@ class JobSupervisor:
         try:
             runner = self.runner_for(job)
             control.clear(layout.control_path)
-            spec = get_engine(job.engine).launch_spec(run_spec(job, self.cpu_threads))
+            spec = get_engine(job.engine).launch_spec(run_spec(job, self.cpu_threads, runner))
+            if job.gpus:  # given by the scheduler: the process sees these devices and no others
+                spec = replace(spec, env={**spec.env, "CUDA_VISIBLE_DEVICES": ",".join(map(str, job.gpus))})
             claimed = self.store.claim_launch(job.id, job.attempt, launch_id)
             if claimed is None:
                 return self.store.get(job.id)  # stopped (or moved on) before its process started: start none

@@ -77,6 +77,10 @@ class Runner(ABC):
     def stop(self, handle: ProcessHandle, grace_seconds: float) -> bool:
         """Stop the run (gently, then by force after the grace period); whether all of it is gone."""
 
+    def nodes_for(self, num_gpus: int) -> int | None:
+        """How many nodes a run of `num_gpus` GPUs spans; None: its processes stay on the machine it starts on."""
+        return None
+
     @abstractmethod
     def clean_up(self, handle: ProcessHandle) -> None:
         """End what is left of a run whose main process is gone (its workers), found so after a restart."""

@@ -9,12 +9,16 @@ Following a run survives a dashboard that is unreachable for a while: each call 
 only when the cluster stayed unreachable for `patience_seconds` does the run end, as failed with that reason.
 The driver's output is tailed over the dashboard's log WebSocket into the job's stdout log: only what is new
 arrives, and after a reconnection (or a server restart) what the log already holds is skipped.
+
+A run's GPUs are counted in nodes of the cluster (`nodes_for`): a node's devices are its Ray `GPU` resource (on a
+CPU cluster, the logical GPUs `ray start --num-gpus` declares, one per training process there).
 """
 
 import logging
 import shlex
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,6 +28,7 @@ from websockets.exceptions import WebSocketException
 from websockets.sync.client import connect
 
 from training_platform.contract.run import LaunchSpec
+from training_platform.errors import FieldError, InvalidInputError, UnavailableError
 from training_platform.runners.base import ExitInfo, OutputFiles, ProcessHandle, Runner
 
 log = logging.getLogger(__name__)
@@ -31,6 +36,8 @@ POLL_INTERVAL_S = 1.0
 REQUEST_TIMEOUT_S = 10.0
 PATIENCE_S = 300.0
 LOG_DRAIN_S = 30.0  # how long a finished run's last output may take to arrive
+MAX_NODES = 10_000  # nodes asked of Ray's state API at once (its default page is 100)
+UNREACHABLE_RETRY_AFTER_S = 30
 _RUNNING = {"PENDING", "RUNNING"}
 
 
@@ -77,7 +84,7 @@ class RayRunner(Runner):
         return Client(self.address, headers=self._headers or None)
 
     def _call(self, what: str, function: Callable, patience: float | None = None):
-        """`function(client)`, retried with backoff while the cluster cannot be reached, for `patience` seconds."""
+        """`function()`, retried with backoff while the cluster cannot be reached, for `patience` seconds."""
 
         def report(state) -> None:
             log.warning("Ray at %s: %s failed (%s); retrying", self.address, what, state.outcome.exception())
@@ -89,7 +96,7 @@ class RayRunner(Runner):
             before_sleep=report,
             reraise=True,
         )
-        return retrying(lambda: function(self._client()))
+        return retrying(function)
 
     def start(self, spec: LaunchSpec, output: OutputFiles, launch_id: str) -> ProcessHandle:
         # The launch id is the submission id: recorded before the submission, it finds the run after a restart.
@@ -106,8 +113,35 @@ class RayRunner(Runner):
             out.write(f"\n{_banner(submission_id)}{self.address}: {command}\n")
         return ProcessHandle(ref=submission_id, started_at=time.time())
 
+    def node_gpus(self) -> list[int]:
+        """The GPUs of each alive node of the cluster (Ray's state API, `/api/v0/nodes`); UnavailableError when
+        the cluster stays unreachable for the runner's patience (at most a request's timeout: someone waits)."""
+
+        def ask() -> list[int]:
+            response = requests.get(
+                f"{self.address}/api/v0/nodes",
+                params={"limit": MAX_NODES},
+                headers=self._headers,
+                timeout=REQUEST_TIMEOUT_S,
+            )
+            response.raise_for_status()
+            nodes = response.json()["data"]["result"]["result"]
+            return [int(node["resources_total"].get("GPU", 0)) for node in nodes if node["state"] == "ALIVE"]
+
+        try:
+            return self._call("nodes", ask, patience=min(self.patience_seconds, REQUEST_TIMEOUT_S))
+        except Exception as error:
+            if _transient(error):
+                message = f"the Ray cluster at {self.address} cannot be reached to count its GPUs: {error}"
+                raise UnavailableError(message, retry_after_seconds=UNREACHABLE_RETRY_AFTER_S) from error
+            raise
+
+    def nodes_for(self, num_gpus: int) -> int | None:
+        """How many of the cluster's nodes a run of `num_gpus` GPUs spans (see `nodes_for`), asked now."""
+        return nodes_for(num_gpus, self.node_gpus())
+
     def _status(self, handle: ProcessHandle, patience: float | None = None) -> str:
-        status = self._call("status", lambda client: client.get_job_status(handle.ref), patience)
+        status = self._call("status", lambda: self._client().get_job_status(handle.ref), patience)
         return str(status).rsplit(".", 1)[-1]
 
     def watch(self, handle: ProcessHandle, output: OutputFiles, on_exit: Callable[[ExitInfo], None]) -> None:
@@ -185,13 +219,35 @@ class RayRunner(Runner):
         """Nothing to do: Ray ends a job's workers with its driver."""
 
     def stop(self, handle: ProcessHandle, grace_seconds: float) -> bool:
-        self._call("stop", lambda client: client.stop_job(handle.ref))
+        self._call("stop", lambda: self._client().stop_job(handle.ref))
         deadline = time.monotonic() + max(grace_seconds, 30.0)
         while time.monotonic() < deadline:
             if self._status(handle) not in _RUNNING:
                 return True
             time.sleep(0.5)
         return False
+
+
+def nodes_for(num_gpus: int, node_gpus: list[int]) -> int | None:
+    """How many nodes a run of `num_gpus` GPUs spans, given each node's GPUs: the fewest that hold it in equal
+    shares (torchrun and verl's resource pools give every node the same number of ranks). None when the cluster
+    declares no GPUs at all: the run's processes stay on the node its driver runs on. A run the cluster cannot
+    hold is refused, naming the cluster's shape; one whose GPUs are busy waits for them on the cluster."""
+    if not any(node_gpus):
+        return None
+    for nnodes in range(1, len(node_gpus) + 1):
+        share, rest = divmod(num_gpus, nnodes)
+        if not rest and sum(gpus >= share for gpus in node_gpus) >= nnodes:
+            return nnodes
+    shape = ", ".join(f"{count} × {gpus} GPUs" for gpus, count in sorted(Counter(node_gpus).items(), reverse=True))
+    if num_gpus > sum(node_gpus):
+        message = f"{num_gpus} GPUs asked; the Ray cluster has {sum(node_gpus)} (nodes: {shape})"
+    else:
+        message = (
+            f"{num_gpus} GPUs do not split into equal shares over nodes of the Ray cluster (nodes: {shape}); "
+            "every node of a run holds the same number"
+        )
+    raise InvalidInputError([FieldError("params.num_gpus", message)])
 
 
 def _copied(stdout: Path, submission_id: str) -> int:

@@ -12,7 +12,7 @@ export function membersOf<T extends string>(order: Record<T, true>): T[] {
 export type Algorithm = Schemas['Algorithm']
 export const ALGORITHMS = membersOf<Algorithm>({ sft: true, dpo: true, grpo: true, gspo: true, ppo: true })
 export type JobStatus = Schemas['JobStatus']
-export const JOB_STATUSES = membersOf<JobStatus>({ pending: true, running: true, paused: true, completed: true, failed: true, cancelled: true })
+export const JOB_STATUSES = membersOf<JobStatus>({ pending: true, queued: true, running: true, paused: true, completed: true, failed: true, cancelled: true })
 
 export type Job = Schemas['JobRead']
 export type JobEvent = Schemas['JobEventRead']

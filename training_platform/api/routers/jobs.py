@@ -39,6 +39,8 @@ def delete_job(job: str, platform: PlatformDep, delete_files: bool = False) -> R
 
 @router.post("/{job}/start")
 def start_job(job: str, platform: PlatformDep) -> JobRead:
+    """Runs the job on the GPUs it asks for, or queues it (status `queued`) while they are busy; 422 when it asks
+    for more GPUs than the server has."""
     return platform.jobs.start(job)
 
 
@@ -50,6 +52,7 @@ def pause_job(job: str, platform: PlatformDep) -> JobRead:
 
 @router.post("/{job}/resume")
 def resume_job(job: str, platform: PlatformDep) -> JobRead:
+    """From the latest complete checkpoint; queued, or refused, as a start is."""
     return platform.jobs.resume(job)
 
 

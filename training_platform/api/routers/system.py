@@ -1,7 +1,7 @@
 from importlib.metadata import version
 
 from fastapi import APIRouter
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from training_platform import __version__
 from training_platform.api.deps import PlatformDep
@@ -21,6 +21,7 @@ class SystemInfo(BaseModel):
     paths: dict[str, str]
     database: str
     run_modes: list[str]
+    gpus: list[int] = Field(description="The GPUs (CUDA indices) local jobs are given; none: jobs run on the CPU.")
     engines: list[str]
     packages: dict[str, str]
 
@@ -43,6 +44,7 @@ def system_info(platform: PlatformDep) -> SystemInfo:
         },
         database=platform.db.engine.url.get_backend_name(),
         run_modes=platform.run_modes,
+        gpus=platform.jobs.scheduler.gpus,
         engines=engine_names(),
         packages={name: version(name) for name in ("torch", "transformers", "trl", "peft", "fastapi")},
     )

@@ -1,8 +1,27 @@
 """A run → the keyword arguments of TRL's trainer configs (SFTConfig, DPOConfig, GRPOConfig) and of peft's
-LoraConfig. Imports neither torch nor TRL: the platform shows these arguments (the configurator) as well as the
-training process using them."""
+LoraConfig, and the precision it trains in. Imports neither torch nor TRL: the platform shows these arguments
+(the configurator) as well as the training process using them.
 
-from typing import Any
+Precision policy, the same for every algorithm (SFT, DPO, GRPO, GSPO): the weights are loaded in one dtype and
+the trainer computes under at most one autocast.
+
+| precision | device           | weights loaded in | trainer's autocast |
+|-----------|------------------|-------------------|--------------------|
+| auto      | CUDA with bf16   | bfloat16          | bf16               |
+| auto      | CUDA without bf16| float32           | fp16               |
+| auto      | CPU, MPS         | float32           | none               |
+| bf16      | any              | bfloat16          | bf16               |
+| fp16      | any              | float32           | fp16               |
+| fp32      | any              | float32           | none               |
+
+fp16 keeps float32 weights: AdamW's updates underflow in float16 weights, so fp16 is an autocast over float32
+master weights (with the loss scaling the trainer adds for it). The frozen reference model (DPO; GRPO and GSPO
+when kl_coef > 0) is held in the policy's dtype: the recipe loads both itself, rather than letting TRL load
+from a path, which it does in float32 whatever the checkpoint holds.
+"""
+
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from training_platform.contract.params import Algorithm, RuleRewardParams, TrainingParams
 from training_platform.contract.run import RunSpec
@@ -35,7 +54,9 @@ def _common(spec: RunSpec, params: TrainingParams, device: str, bf16_supported: 
         weight_decay=params.weight_decay,
         max_grad_norm=params.max_grad_norm,
         seed=params.seed,
-        gradient_checkpointing=params.gradient_checkpointing,
+        # Under FSDP the layers are checkpointed by FSDP itself (the accelerate config): the trainer's own
+        # checkpointing would gather every sharded layer a second time in the backward pass.
+        gradient_checkpointing=params.gradient_checkpointing and fsdp_sharding(params) is None,
         logging_steps=1,
         save_strategy="steps" if params.save_interval else "no",
         save_steps=params.save_interval or 500,
@@ -47,19 +68,40 @@ def _common(spec: RunSpec, params: TrainingParams, device: str, bf16_supported: 
         use_cpu=device == "cpu",
         dataloader_num_workers=0,
         **length,
-        **_precision(params, device, bf16_supported),
+        **precision_policy(params.precision, device, bf16_supported).trainer_flags,
     )
 
 
-def _precision(params: TrainingParams, device: str, bf16_supported: bool) -> dict[str, bool]:
-    choice = params.precision
-    if choice == "auto":
+# ZeRO stage → FSDP's sharding strategy; stage 0 is DDP (replicated), and FSDP has no optimizer-only stage 1.
+FSDP_SHARDING = {2: "SHARD_GRAD_OP", 3: "FULL_SHARD"}
+
+
+def fsdp_sharding(params: TrainingParams) -> str | None:
+    """The FSDP sharding strategy a run's processes use, or None for DDP (the default) or a single process."""
+    return FSDP_SHARDING.get(params.zero_stage) if params.num_gpus > 1 else None
+
+
+@dataclass(frozen=True)
+class Precision:
+    weights_dtype: Literal["bfloat16", "float32"]  # torch dtype the policy and the reference are loaded in
+    autocast: Literal["bf16", "fp16", "no"]  # the trainer's mixed precision (its bf16/fp16 flags)
+
+    @property
+    def trainer_flags(self) -> dict[str, bool]:
+        return {"bf16": self.autocast == "bf16", "fp16": self.autocast == "fp16"}
+
+
+def precision_policy(precision: str, device: str, bf16_supported: bool) -> Precision:
+    """How a run with `precision` ("auto", "bf16", "fp16", "fp32") trains on `device` (the table above)."""
+    if precision == "auto":
         # CPU and MPS train fastest and safest in fp32 here (bf16 halves the speed on a CPU).
-        if device == "cuda":
-            choice = "bf16" if bf16_supported else "fp16"
+        if device != "cuda":
+            precision = "fp32"
         else:
-            choice = "fp32"
-    return {"bf16": choice == "bf16", "fp16": choice == "fp16"}
+            precision = "bf16" if bf16_supported else "fp16"
+    if precision == "bf16":
+        return Precision("bfloat16", "bf16")
+    return Precision("float32", "fp16" if precision == "fp16" else "no")
 
 
 def _rl(algorithm: Algorithm, params: RuleRewardParams) -> dict[str, Any]:

@@ -1,10 +1,14 @@
 """A TRL training run, top to bottom: config → model and data → trainer → train → report.
 
-Run by the platform as `python -m training_platform.engines.trl --config RUN_CONFIG.json`. It resumes by
-itself from the latest complete checkpoint in the job's directory, so "resume" is simply a second launch.
+Run by the platform as `python -m training_platform.engines.trl --config RUN_CONFIG.json`, once per device
+when the job has several (engines/trl/engine.py starts them through accelerate). It resumes by itself from the
+latest complete checkpoint in the job's directory, so "resume" is simply a second launch. With several
+processes the first (rank 0) writes the job's files: metrics, status, checkpoint markers and the final model.
 """
 
+import functools
 import logging
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -12,6 +16,7 @@ from typing import Any
 
 import torch
 from peft import LoraConfig
+from torch import serialization
 from transformers import AutoModelForCausalLM, AutoTokenizer
 from trl import DPOConfig, DPOTrainer, GRPOConfig, GRPOTrainer, SFTConfig, SFTTrainer
 
@@ -20,15 +25,18 @@ from training_platform.contract.run import RunSpec
 from training_platform.contract.status import TrainingState
 from training_platform.datafiles.table import read_mapped_rows
 from training_platform.engines.base import latest_complete
-from training_platform.engines.trl.arguments import lora_arguments, trainer_arguments
+from training_platform.engines.trl.arguments import (
+    fsdp_sharding,
+    lora_arguments,
+    precision_policy,
+    trainer_arguments,
+)
 from training_platform.engines.trl.callback import PlatformCallback
 from training_platform.engines.trl.checkpoints import list_checkpoints, mark_complete
 from training_platform.engines.trl.data import completion_text, to_trl_dataset
 from training_platform.rewards import RewardSpec, build_reward_function
 
 log = logging.getLogger("training_platform.trl")
-# Each algorithm's trainer and config. DPO gets the model as a path, so TRL builds the frozen reference model
-# from the same weights; the others get it loaded.
 TRAINERS = {
     Algorithm.SFT: (SFTTrainer, SFTConfig),
     Algorithm.DPO: (DPOTrainer, DPOConfig),
@@ -39,24 +47,17 @@ TRAINERS = {
 
 def main(config_path: Path, reward_code_dir: Path | None = None) -> int:
     spec = RunSpec.load(config_path)
-    params, layout = spec.params, spec.layout
+    layout = spec.layout
     if spec.cpu_threads:
         torch.set_num_threads(spec.cpu_threads)
 
-    device = _device()
-    callback = PlatformCallback(layout, gpu_memory_reader=_gpu_memory_reader(device))
+    device = _device(spec.params.num_gpus)
+    if device == "cpu":
+        _read_indexed_cpu_locations()
+    main_process = _rank() == 0
+    callback = PlatformCallback(layout, gpu_memory_reader=_gpu_memory_reader(device), main_process=main_process)
     try:
-        tokenizer = _load_tokenizer(spec.model_path)
-        chat = tokenizer.chat_template is not None
-        train_rows = read_mapped_rows(spec.dataset_paths, spec.dataset_fields)
-        eval_paths = [spec.eval_dataset_path] if spec.eval_dataset_path else []
-        eval_rows = read_mapped_rows(eval_paths, spec.dataset_fields) or None
-        if isinstance(params, RuleRewardParams):
-            train_rows = _drop_long_prompts(train_rows, tokenizer, params.max_prompt_length, chat)
-        train_set = to_trl_dataset(train_rows, spec.algorithm, chat)
-        eval_set = to_trl_dataset(eval_rows, spec.algorithm, chat) if eval_rows else None
-
-        trainer = _build_trainer(spec, device, tokenizer, train_set, eval_set, reward_code_dir)
+        trainer = build_trainer(spec, device, reward_code_dir)
         trainer.add_callback(callback)
         resume_from = latest_complete(list_checkpoints(layout))
         if resume_from is not None:
@@ -66,7 +67,7 @@ def main(config_path: Path, reward_code_dir: Path | None = None) -> int:
         if callback.pause_requested:
             callback.finish(TrainingState.PAUSED, f"paused at step {trainer.state.global_step}")
             return 0
-        _export_final_model(trainer, layout.final_model_dir)
+        _export_final_model(trainer, layout.final_model_dir, main_process)
         callback.finish(TrainingState.COMPLETED, f"completed {trainer.state.global_step} steps")
         return 0
     except BaseException as error:
@@ -74,12 +75,31 @@ def main(config_path: Path, reward_code_dir: Path | None = None) -> int:
         raise
 
 
-def _device() -> str:
+def _rank() -> int:
+    """This process's rank among the job's processes (torch.distributed.run sets RANK); 0 when alone."""
+    return int(os.environ.get("RANK", "0"))
+
+
+def _device(processes: int) -> str:
     if torch.cuda.is_available():
         return "cuda"
-    if torch.backends.mps.is_available():
+    # Several processes without CUDA join over gloo on the CPU: there is no collective backend for MPS.
+    if processes == 1 and torch.backends.mps.is_available():
         return "mps"
     return "cpu"
+
+
+@functools.cache  # once per process: torch keeps a list of every registration
+def _read_indexed_cpu_locations() -> None:
+    """Let torch.load map storages to "cpu:N". With several CPU processes accelerate gives each the device
+    cpu:0, and transformers resumes the optimizer with that device as map_location, which torch refuses
+    ("don't know how to restore data location ... cpu:0")."""
+    # Priority 11: after torch's own "cpu" (10), before every other device's; torch uses 10 to 26.
+    serialization.register_package(11, lambda storage: None, _keep_on_cpu)
+
+
+def _keep_on_cpu(storage, location: str):
+    return storage if location.startswith("cpu:") else None  # torch reads storages into CPU memory first
 
 
 def _gpu_memory_reader(device: str) -> Callable[[], float] | None:
@@ -112,23 +132,46 @@ def _drop_long_prompts(rows: list[dict], tokenizer, max_tokens: int, chat: bool)
     return kept
 
 
-def _build_trainer(spec: RunSpec, device: str, tokenizer, train_set, eval_set, reward_code_dir: Path | None = None):
+def build_trainer(spec: RunSpec, device: str, reward_code_dir: Path | None = None):
+    """The run's TRL trainer on `device`, its model, reference and data loaded (the precision policy applied)."""
+    params = spec.params
+    if device != "cuda" and fsdp_sharding(params):
+        raise ValueError(
+            f"zero_stage {params.zero_stage} shards the model with FSDP, which accelerate runs on GPUs only: "
+            f"leave zero_stage unset (or 0) to train with {params.num_gpus} {device} processes"
+        )
+    tokenizer = _load_tokenizer(spec.model_path)
+    chat = tokenizer.chat_template is not None
+    train_rows = read_mapped_rows(spec.dataset_paths, spec.dataset_fields)
+    eval_paths = [spec.eval_dataset_path] if spec.eval_dataset_path else []
+    eval_rows = read_mapped_rows(eval_paths, spec.dataset_fields) or None
+    if isinstance(params, RuleRewardParams):
+        train_rows = _drop_long_prompts(train_rows, tokenizer, params.max_prompt_length, chat)
+    train_set = to_trl_dataset(train_rows, spec.algorithm, chat)
+    eval_set = to_trl_dataset(eval_rows, spec.algorithm, chat) if eval_rows else None
+
     trainer_class, config_class = TRAINERS[spec.algorithm]
     bf16_supported = device == "cuda" and torch.cuda.is_bf16_supported()
-    args = config_class(**trainer_arguments(spec, device, bf16_supported))
-    lora = lora_arguments(spec.params)
+    dtype = getattr(torch, precision_policy(params.precision, device, bf16_supported).weights_dtype)
+    arguments = trainer_arguments(spec, device, bf16_supported)
+    lora = lora_arguments(params)
     shared = dict(
         processing_class=tokenizer,
         train_dataset=train_set,
         eval_dataset=eval_set,
         peft_config=LoraConfig(**lora) if lora else None,
     )
-    if spec.algorithm == Algorithm.DPO:
-        return trainer_class(model=spec.model_path, args=args, **shared)
-    model = AutoModelForCausalLM.from_pretrained(spec.model_path)
-    if isinstance(spec.params, RuleRewardParams):
-        shared["reward_funcs"] = trl_reward_functions(spec.params.rewards, reward_code_dir)
-    return trainer_class(model=model, args=args, **shared)
+    # Loaded on the CPU (no device_map): the trainer moves the models to this process's device, or shards them.
+    model = AutoModelForCausalLM.from_pretrained(spec.model_path, dtype=dtype)
+    if spec.algorithm == Algorithm.DPO and not lora:  # with LoRA the reference is the model with its adapter off
+        shared["ref_model"] = AutoModelForCausalLM.from_pretrained(spec.model_path, dtype=dtype)
+    if isinstance(params, RuleRewardParams):
+        shared["reward_funcs"] = trl_reward_functions(params.rewards, reward_code_dir)
+        # GRPOTrainer takes no reference model: it loads one (when kl_coef > 0) from the policy's path in the
+        # policy's dtype, with model_init_kwargs, which it otherwise ignores for a loaded policy (its warning
+        # says so). Without device_map=None it would spread the reference over every visible GPU under FSDP.
+        arguments["model_init_kwargs"] = {"device_map": None}
+    return trainer_class(model=model, args=config_class(**arguments), **shared)
 
 
 def trl_reward_functions(specs: list[RewardSpec], code_dir: Path | None = None) -> list[Callable]:
@@ -157,10 +200,15 @@ def _trl_reward(spec: RewardSpec, code_dir: Path | None) -> Callable:
     return reward
 
 
-def _export_final_model(trainer, final_dir: Path) -> None:
-    """Save the trained model (or LoRA adapter) with its tokenizer; appears only once complete."""
+def _export_final_model(trainer, final_dir: Path, main_process: bool) -> None:
+    """Save the trained model (or LoRA adapter) with its tokenizer; appears only once complete.
+
+    Every process takes part in the save (FSDP gathers the shards), the first writes the files."""
     staging = final_dir.with_name(final_dir.name + ".partial")
     trainer.save_model(str(staging))
+    trainer.accelerator.wait_for_everyone()
+    if not main_process:
+        return
     if final_dir.exists():
         shutil.rmtree(final_dir)
     staging.rename(final_dir)

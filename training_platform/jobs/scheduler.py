@@ -1,0 +1,140 @@
+"""Who gets the server's GPUs: a local job that is started or resumed runs with the devices it asked for, or
+waits in the queue (status `queued`) until they are free.
+
+The queue is strictly first in, first out: when GPUs free up, queued jobs start in the order they joined it, and
+the first that does not fit holds back those behind it, even ones that would fit. A job asking for many GPUs is
+then never overtaken for ever by a stream of small ones; the cost is idle devices while it waits for enough of
+them. A job started while others wait joins the queue behind them.
+
+Which GPUs are busy is read from the database (the running jobs' `gpus`), never kept in memory, so a restarted
+server knows what its re-attached jobs hold; one lock makes each decision and its record one step, so two jobs
+started side by side never get the same device (one server per data directory, `platform.py`). Ray jobs take
+their devices from the cluster, and where the server has no GPUs a job's `num_gpus` is its count of CPU
+processes: neither is allocated nor queued.
+"""
+
+import logging
+import threading
+
+from training_platform.db.tables import Job
+from training_platform.db.types import utcnow
+from training_platform.errors import ConflictError, FieldError, InvalidInputError
+from training_platform.jobs.runs import requested_gpus
+from training_platform.jobs.states import ACTION_SOURCES, JobStatus
+from training_platform.jobs.store import JobStore
+from training_platform.jobs.supervisor import JobSupervisor
+
+log = logging.getLogger(__name__)
+
+
+class JobScheduler:
+    def __init__(self, store: JobStore, supervisor: JobSupervisor, gpus: list[int]):
+        self.store = store
+        self.supervisor = supervisor
+        self.gpus = gpus  # the GPUs this server owns (jobs/devices.py)
+        self._lock = threading.Lock()  # one decision at a time: which job gets which GPUs
+
+    def allocates(self, run_mode: str) -> bool:
+        return run_mode == "local" and bool(self.gpus)
+
+    def refusal(self, run_mode: str, num_gpus: int) -> FieldError | None:
+        """Why a job asking for `num_gpus` can never run here, if it cannot."""
+        if not self.allocates(run_mode) or num_gpus <= len(self.gpus):
+            return None
+        return FieldError(
+            "params.num_gpus",
+            f"asks for {num_gpus} GPUs, but this server has {len(self.gpus)} (GPUs {_names(self.gpus)}); "
+            f"ask for at most {len(self.gpus)}",
+        )
+
+    def admit(self, job: Job, action: str, reason: str, **fields) -> Job:
+        """Move a job the user starts or resumes (`action`) to running and launch it, or to the queue while its
+        GPUs are busy; `fields` are set either way. InvalidInputError if it asks for more GPUs than there are."""
+        wanted = requested_gpus(job)
+        if problem := self.refusal(job.run_mode, wanted):
+            raise InvalidInputError([problem])
+        sources = ACTION_SOURCES[action]
+        if not self.allocates(job.run_mode):
+            return self.supervisor.launch(self._run(job, sources, action, reason, [], fields))
+        with self._lock:
+            free = self._free()
+            waiting = len(self.store.queued())
+            if waiting or wanted > len(free):
+                reason += f"; queued: waiting for {_count(wanted)}, position {waiting + 1}"
+                return self.store.transition(
+                    job.id, JobStatus.QUEUED, action, reason, sources=sources, queued_at=utcnow(), **fields
+                )
+            job = self._run(job, sources, action, reason, free[:wanted], fields)
+        return self.supervisor.launch(job)
+
+    def schedule(self) -> None:
+        """Start the queued jobs that fit now, first queued first (the module's docstring says why strictly)."""
+        started, failed = [], []
+        with self._lock:
+            free = self._free()
+            for job in self.store.queued():
+                try:
+                    # On a server restarted without GPUs, a queued job runs on the CPU as it would have started.
+                    wanted = requested_gpus(job) if self.gpus else 0
+                    if wanted > len(self.gpus):
+                        failed.append(self._fail_unfit(job))
+                        continue
+                    if wanted > len(free):
+                        break
+                    started.append(self._run(job, {JobStatus.QUEUED}, "schedule", "", free[:wanted], {}))
+                    free = free[wanted:]
+                except ConflictError:
+                    continue  # stopped while we decided
+        # Outside the lock: launching, and the listeners of a settled job (this one among them), decide nothing.
+        for job in failed:
+            self.supervisor.settled(job)
+        for job in started:
+            self.supervisor.launch(job)
+
+    def _free(self) -> list[int]:
+        held = self.store.held_gpus()
+        return [gpu for gpu in self.gpus if gpu not in held]
+
+    def _run(self, job: Job, sources, action: str, reason: str, gpus: list[int], fields: dict) -> Job:
+        got = f"got GPUs {_names(gpus)}" if gpus else ""
+        return self.store.transition(
+            job.id,
+            JobStatus.RUNNING,
+            action,
+            "; ".join(part for part in (reason, got) if part),
+            sources=sources,
+            attempt=job.attempt + 1,
+            started_at=job.started_at or utcnow(),
+            gpus=gpus,
+            **fields,
+        )
+
+    def _fail_unfit(self, job: Job) -> Job:
+        """A queued job that asks for more GPUs than this server now has (it restarted with fewer) would hold
+        the queue for ever: it fails, saying why."""
+        error = f"cannot run: {self.refusal(job.run_mode, requested_gpus(job)).message}"
+        return self.store.transition(
+            job.id, JobStatus.FAILED, "fail", error, sources={JobStatus.QUEUED}, error=error, finished_at=utcnow()
+        )
+
+    # The supervisor's listener: a job that leaves running (or the queue) may free GPUs for those queued.
+
+    def job_started(self, job: Job) -> None:
+        """Nothing to do: the job's GPUs were taken when it was admitted."""
+
+    def job_ending(self, job: Job) -> None:
+        """Nothing to do: its GPUs are free once it has left running."""
+
+    def job_finished(self, job: Job) -> None:
+        try:
+            self.schedule()
+        except Exception:
+            log.exception("starting queued jobs after job %s failed", job.id)
+
+
+def _names(gpus: list[int]) -> str:
+    return ",".join(map(str, gpus))
+
+
+def _count(gpus: int) -> str:
+    return "1 GPU" if gpus == 1 else f"{gpus} GPUs"
