@@ -173,4 +173,6 @@ export interface JobDraft {
   engine?: string
   model_path?: string
   params: Record<string, unknown>
+  /** The configurator's expected duration, as it showed it (total for its steps, else per step). */
+  duration?: string
 }

@@ -46,6 +46,15 @@ def test_ppo_and_zero_stage_1_are_refused_with_a_reason(tmp_path):
     assert engine.refusals(run_spec(tmp_path, Algorithm.GSPO, batch_size=2, rollout_n=4).params) == []
 
 
+def test_a_run_spanning_several_ray_nodes_is_refused_naming_the_gpus(tmp_path):
+    engine = get_engine("trl")
+    one_node = run_spec(tmp_path, num_gpus=4, batch_size=16).model_copy(update={"nnodes": 1})
+    assert engine.check(one_node) == []
+    [error] = engine.check(one_node.model_copy(update={"nnodes": 2}))
+    assert error.field == "params.num_gpus"
+    assert error.message.startswith("the trl engine trains on one node; 4 GPUs span 2 nodes of the Ray cluster")
+
+
 def launched(argv: list[str]):
     """What accelerate's launcher makes of a command line: its arguments, and the environment its workers get."""
     from accelerate.commands.launch import _validate_launch_command, launch_command_parser

@@ -44,6 +44,8 @@ def test_the_configurator_explains_its_memory_and_applies_to_a_new_job(page: Pag
     page.get_by_test_id("apply").click()
     page.wait_for_url(re.compile(r"/jobs/new$"))
     expect(page.get_by_test_id("prefilled")).to_be_visible()
+    # The form keeps the configurator's expected duration beside what it pre-filled.
+    expect(page.get_by_test_id("prefilled-duration")).to_contain_text(f"for {expected['duration']['steps']} steps")
     params = expected["params"]
     expect(page.locator("[data-field='batch_size']")).to_have_value(str(params["batch_size"]))
     expect(page.locator("[data-field='micro_batch_size']")).to_have_value(str(params["micro_batch_size"]))

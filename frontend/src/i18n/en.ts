@@ -55,6 +55,7 @@ const en = {
   jobNew: {
     title: 'New training job',
     prefilled: 'Pre-filled from the compute configurator: algorithm, batch sizes, precision, LoRA and lengths. Choose the model and the data.',
+    expectedDuration: 'Expected duration on the configurator\'s GPU: {duration}',
     basic: 'Basics',
     name: 'Job name',
     namePlaceholder: 'letters, digits, dots, dashes, e.g. qwen-sft-1',

@@ -56,6 +56,7 @@ const zhCN: Messages = {
   jobNew: {
     title: '新建训练任务',
     prefilled: '已按计算配置器的推荐填写：算法、批次大小、精度、LoRA 与长度。请选择模型和数据。',
+    expectedDuration: '在配置器所选 GPU 上的预计时长：{duration}',
     basic: '基础配置',
     name: '任务名称',
     namePlaceholder: '字母、数字、点和短横线，例如 qwen-sft-1',
