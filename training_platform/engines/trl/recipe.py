@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import torch
+from datasets import Dataset
 from peft import LoraConfig
 from torch import serialization
-from transformers import AutoModelForCausalLM, AutoTokenizer
+from transformers import AutoModelForCausalLM, AutoTokenizer, PreTrainedTokenizerBase
 from trl import DPOConfig, DPOTrainer, GRPOConfig, GRPOTrainer, SFTConfig, SFTTrainer
 
 from training_platform.contract.params import Algorithm, RuleRewardParams
@@ -149,7 +150,19 @@ def build_trainer(spec: RunSpec, device: str, reward_code_dir: Path | None = Non
         train_rows = _drop_long_prompts(train_rows, tokenizer, params.max_prompt_length, chat)
     train_set = to_trl_dataset(train_rows, spec.algorithm, chat)
     eval_set = to_trl_dataset(eval_rows, spec.algorithm, chat) if eval_rows else None
+    return _build_trainer(spec, device, tokenizer, train_set, eval_set, reward_code_dir)
 
+
+def _build_trainer(
+    spec: RunSpec,
+    device: str,
+    tokenizer: PreTrainedTokenizerBase,
+    train_set: Dataset,
+    eval_set: Dataset | None,
+    reward_code_dir: Path | None = None,
+):
+    """The algorithm's trainer over prepared data (the loss preview's tests build one over their own rows)."""
+    params = spec.params
     trainer_class, config_class = TRAINERS[spec.algorithm]
     bf16_supported = device == "cuda" and torch.cuda.is_bf16_supported()
     dtype = getattr(torch, precision_policy(params.precision, device, bf16_supported).weights_dtype)
