@@ -1,0 +1,1 @@
+"""Training health: detectors that read the canonical metric stream and a job's log, and what they say."""
