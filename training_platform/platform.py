@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from training_platform.alerts.service import AlertService
+from training_platform.alerts.store import AlertStore
 from training_platform.compute.service import ComputeService
 from training_platform.datafiles.io import ReadLimits
 from training_platform.datasets.service import DatasetService
@@ -18,6 +20,8 @@ from training_platform.datasets.storage import DatasetStorage
 from training_platform.datasets.store import DatasetStore
 from training_platform.datasets.vectors import Embedder, VectorStore
 from training_platform.db import Database
+from training_platform.diagnostics.service import DiagnosticsService
+from training_platform.diagnostics.store import FindingStore
 from training_platform.jobs.devices import gpu_inventory
 from training_platform.jobs.scheduler import JobScheduler
 from training_platform.jobs.service import JobService
@@ -48,6 +52,8 @@ class Platform:
     models: ModelService
     datasets: DatasetService
     metrics: MetricsService
+    alerts: AlertService
+    diagnostics: DiagnosticsService
     compute: ComputeService
     home_lock: TextIO | None = field(default=None, repr=False)
 
@@ -107,8 +113,21 @@ class Platform:
             settings.metrics_max_import_bytes,
             settings.metrics_max_points,
             settings.max_websockets,
+            settings.system_metrics_seconds,
         )
         supervisor.listeners.append(metrics)
+        alerts = AlertService(
+            AlertStore(db),
+            jobs.find,
+            settings.url,
+            settings.alert_timeout_seconds,
+            settings.alert_max_attempts,
+            settings.alert_backoff_seconds,
+            settings.alert_backoff_max_seconds,
+        )
+        diagnostics = DiagnosticsService(FindingStore(db), jobs, metrics.store, alerts=alerts)
+        metrics.watchers.append(diagnostics)
+        supervisor.listeners.append(diagnostics)  # after the metrics: the log is scanned once the steps are stored
         supervisor.listeners.append(scheduler)  # after the metrics: a settled job's GPUs go to the next in line
         return cls(
             settings=settings,
@@ -118,6 +137,8 @@ class Platform:
             models=models,
             datasets=datasets,
             metrics=metrics,
+            alerts=alerts,
+            diagnostics=diagnostics,
             compute=ComputeService(settings.path_roots),
         )
 
@@ -127,6 +148,7 @@ class Platform:
         return list(self.supervisor.runners)
 
     def close(self) -> None:
+        self.alerts.close()
         self.jobs.close()
         self.datasets.close()
         self.db.dispose()

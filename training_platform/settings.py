@@ -63,8 +63,28 @@ class Settings(BaseSettings):
     metrics_flush_records: int = Field(default=100, ge=1, description="Steps buffered before a metrics write.")
     metrics_flush_seconds: float = Field(default=30.0, gt=0, description="Oldest buffered step's age before a write.")
     metrics_max_import_bytes: int = Field(default=4 * 2**30, ge=1, description="Largest metrics file accepted.")
+    system_metrics_seconds: float = Field(
+        default=5.0,
+        ge=0,
+        le=3600,
+        description="How often a running local job's CPU, memory and GPUs are sampled into its metrics (at least "
+        "0.1 s); 0 turns it off.",
+    )
     demo: bool = Field(
         default=False, description="Create and register the offline demo model, datasets and job at start."
+    )
+    # Alert webhooks (docs/alerts.md).
+    alert_timeout_seconds: float = Field(
+        default=10.0, gt=0, le=300, description="How long one webhook request may take before it is retried."
+    )
+    alert_max_attempts: int = Field(
+        default=15, ge=1, le=100, description="Requests made for one alert before it is marked failed."
+    )
+    alert_backoff_seconds: float = Field(
+        default=1.0, gt=0, le=3600, description="Wait before the first retry; doubled after each failure."
+    )
+    alert_backoff_max_seconds: float = Field(
+        default=600.0, gt=0, le=86_400, description="Longest wait between two attempts."
     )
 
     # Security (docs/security.md). Every limit below is one an attacker would otherwise choose.
@@ -113,6 +133,13 @@ class Settings(BaseSettings):
     def _split_commas(cls, value):
         if isinstance(value, str):
             return [item.strip() for item in value.split(",") if item.strip()]
+        return value
+
+    @field_validator("system_metrics_seconds")
+    @classmethod
+    def _sampling_interval(cls, value: float) -> float:
+        if 0 < value < 0.1:
+            raise ValueError("sample at most every 0.1 s, or set 0 to turn system metrics off")
         return value
 
     @model_validator(mode="after")

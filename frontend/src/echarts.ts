@@ -1,12 +1,15 @@
-// ECharts, tree-shaken to what the pages draw: lines (metrics), bars (memory breakdown, histograms, labels).
-import { BarChart, LineChart } from 'echarts/charts'
+// ECharts, tree-shaken to what the pages draw: lines (metrics), bars (memory breakdown, histograms, labels), the
+// gradient heatmap.
+import { BarChart, HeatmapChart, LineChart } from 'echarts/charts'
 import {
   DataZoomComponent,
   DatasetComponent,
   GridComponent,
   LegendComponent,
+  MarkAreaComponent,
   MarkLineComponent,
   TooltipComponent,
+  VisualMapContinuousComponent,
 } from 'echarts/components'
 import * as echarts from 'echarts/core'
 import { CanvasRenderer } from 'echarts/renderers'
@@ -14,12 +17,15 @@ import { CanvasRenderer } from 'echarts/renderers'
 echarts.use([
   LineChart,
   BarChart,
+  HeatmapChart,
   GridComponent,
   TooltipComponent,
   LegendComponent,
   DataZoomComponent,
   DatasetComponent,
   MarkLineComponent,
+  MarkAreaComponent,
+  VisualMapContinuousComponent,
   CanvasRenderer,
 ])
 

@@ -31,6 +31,13 @@ def job_count(server) -> int:
         ({"params": {"learning_rate": -0.1}}, "params.learning_rate", "greater than 0"),
         ({"name": "bad name!"}, "name", "should match pattern"),
         ({"surprise": 1}, "surprise", "Extra inputs are not permitted"),
+        ({"health": {"detectors": {"nope": {}}}}, "health.detectors.nope", "Extra inputs are not permitted"),
+        (
+            {"health": {"detectors": {"grad_explosion": {"ceiling": -1}}}},
+            "health.detectors.grad_explosion.ceiling",
+            "greater than 0",
+        ),
+        ({"health": {"actions": {"lr_factor": 2}}}, "health.actions.lr_factor", "less than 1"),
     ],
 )
 def test_invalid_job_is_a_422_naming_the_field(server, body, change, field, fragment):

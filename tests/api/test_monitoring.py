@@ -26,7 +26,8 @@ def receive_until_finished(socket, limit: int = 100_000) -> list[dict]:
 
 
 def steps_of(messages: list[dict]) -> list[int]:
-    return [m["data"]["step"] for m in messages if m["type"] == "metric"]
+    """The steps of the trainer's records (a system sample is a metric message of a step already sent, too)."""
+    return [m["data"]["step"] for m in messages if m["type"] == "metric" and "loss" in m["data"]]
 
 
 def sft_job(server: ServerProcess, demo_assets, name: str, steps: int, learning_rate: float = 3e-3) -> dict:

@@ -21,3 +21,10 @@ def test_live_benchmark_delivers_every_message():
     result = run.bench_live(jobs=2, viewers_per_job=2, seconds=2.0, rate_per_job=10.0)
     assert result["messages"] == result["expected"] > 0
     assert 0 < result["p50"] <= result["p99"]
+
+
+def test_detectors_benchmark_runs_both_ways_and_finds_the_planted_spike(tmp_path):
+    metrics_file = tmp_path / "grpo.jsonl"
+    run.write_grpo_file(metrics_file, 60 * 300)
+    result = run.bench_detectors(tmp_path, metrics_file, runs=1)  # asserts findings only with the detectors on
+    assert result["on"] > 0 and result["off"] > 0

@@ -83,12 +83,15 @@ def test_create_with_params_then_stop(cli_server):
         "jobs", "create", "--name", "cli-lora", "--algorithm", "sft",
         "--model", str(home / "models" / "demo-tiny-qwen2"), "--dataset", str(home / "datasets" / "demo" / "sft.jsonl"),
         "-p", "learning_rate=1e-3", "-p", "batch_size=8", "-p", "micro_batch_size=8", "-p", "max_steps=100000",
-        "-p", "lora.rank=4", "--start",
+        "-p", "lora.rank=4", "--health", "actions.pause_on_non_finite=true",
+        "--health", "detectors.grad_explosion.ceiling=50", "--start",
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "created job cli-lora" in result.stdout
     job = cli_server.wait_for_step("cli-lora", 1)
     assert job["params"]["lora"]["rank"] == 4
+    assert job["health_settings"]["actions"]["pause_on_non_finite"] is True
+    assert job["health_settings"]["detectors"]["grad_explosion"]["ceiling"] == 50
     stopped = cli_server.cli("jobs", "stop", "cli-lora")
     assert stopped.returncode == 0 and "cancelled" in stopped.stdout
     events = cli_server.cli("jobs", "events", "cli-lora").stdout
@@ -104,6 +107,12 @@ def test_invalid_input_exits_1_naming_the_field(cli_server):
     assert "params.learning_rate: Input should be greater than 0" in result.stderr
     assert "model_path: not under the platform's data roots (PLATFORM_DATA_ROOTS)" in result.stderr
     assert "dataset_paths.0: not under the platform's data roots" in result.stderr
+    unhealthy = cli_server.cli(
+        "jobs", "create", "--name", "cli-bad", "--algorithm", "sft", "--model", "/m", "--dataset", "/d.jsonl",
+        "--health", "detectors.slow_step.factor=0",
+    )  # fmt: skip
+    assert unhealthy.returncode == 1
+    assert "health.detectors.slow_step.factor: Input should be greater than 1" in unhealthy.stderr
     illegal = cli_server.cli("jobs", "pause", "demo-sft")
     assert illegal.returncode == 1 and "error 409" in illegal.stderr
 

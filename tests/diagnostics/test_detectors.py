@@ -24,6 +24,19 @@ from pathlib import Path
 
 import pytest
 
+from training_platform.contract.health import (
+    DiagnosticsSettings,
+    GradExplosionSettings,
+    GradVanishingSettings,
+    InitialLossSettings,
+    KlExplosionSettings,
+    LossPlateauSettings,
+    NonFiniteSettings,
+    OverfittingSettings,
+    RewardCollapseSettings,
+    SlowStepSettings,
+    ThroughputDropSettings,
+)
 from training_platform.contract.params import Algorithm
 from training_platform.diagnostics.detectors import (
     Diagnoser,
@@ -42,19 +55,6 @@ from training_platform.diagnostics.detectors import (
     ThroughputDropDetector,
 )
 from training_platform.diagnostics.messages import LANGUAGES, TEXTS, describe
-from training_platform.diagnostics.settings import (
-    DiagnosticsSettings,
-    GradExplosionSettings,
-    GradVanishingSettings,
-    InitialLossSettings,
-    KlExplosionSettings,
-    LossPlateauSettings,
-    NonFiniteSettings,
-    OverfittingSettings,
-    RewardCollapseSettings,
-    SlowStepSettings,
-    ThroughputDropSettings,
-)
 from training_platform.metrics.reader import LocalFileSource, MetricsReader
 
 Steps = list[tuple[int, dict[str, float]]]
@@ -157,6 +157,23 @@ PLANTED = {
         partial(GradVanishingDetector, GradVanishingSettings()),
         series("grad_norm", noisy(1.0, 30) + [1e-9] * 12),
         (40, "warning", {"since": 31, "steps": 10}),
+    ),
+    # Per-layer norms every 10 steps: layer 002 stops learning at step 100 while the rest go on.
+    "one layer's gradients vanishing for 10 measurements": (
+        partial(GradVanishingDetector, GradVanishingSettings()),
+        [
+            (step, {f"grad_norm/layer/{layer:03d}": 1e-9 if layer == 2 and step >= 100 else 0.5 for layer in range(4)})
+            for step in range(10, 300, 10)
+        ],
+        (190, "warning", {"rule": "layer", "layer": "002", "since": 100, "steps": 10}),
+    ),
+    "one layer's gradients above 100 for 5 measurements": (
+        partial(GradExplosionDetector, GradExplosionSettings()),
+        [
+            (step, {"grad_norm/layer/embed": 0.5, "grad_norm/layer/head": 300.0 if step >= 50 else 2.0})
+            for step in range(10, 200, 10)
+        ],
+        (90, "warning", {"rule": "layer", "layer": "head", "since": 50, "steps": 5}),
     ),
     "loss flat after falling 5% a step": (
         partial(LossPlateauDetector, LossPlateauSettings(window=10, warmup=0, smoothing=1.0)),

@@ -1,9 +1,7 @@
 """A job's last metrics are stored before the job leaves `running`: whoever sees it completed sees all of its
 steps (the verl PPO test once read a finished job whose last step was still in the follower's buffer)."""
 
-import asyncio
 import json
-import threading
 
 import pytest
 
@@ -13,19 +11,6 @@ from training_platform.db.tables import Job
 from training_platform.jobs.runs import layout_of
 from training_platform.jobs.states import JobStatus
 from training_platform.runners.base import ExitInfo
-
-
-@pytest.fixture
-def server_loop(platform):
-    """The platform's metrics service bound to an event loop running in a thread, as under the API server."""
-    loop = asyncio.new_event_loop()
-    thread = threading.Thread(target=loop.run_forever, daemon=True)
-    thread.start()
-    platform.metrics.hub.bind(loop)
-    yield loop
-    asyncio.run_coroutine_threadsafe(platform.metrics.stop_following(), loop).result(30)
-    loop.call_soon_threadsafe(loop.stop)
-    thread.join(10)
 
 
 def running_job(platform) -> Job:

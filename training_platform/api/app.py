@@ -10,12 +10,14 @@ from training_platform import __version__
 from training_platform.api.errors import install_error_handlers
 from training_platform.api.limits import install_limits
 from training_platform.api.routers import (
+    alerts,
     algorithms,
     auth,
     compute,
     datasets,
     demo,
     engines,
+    health,
     jobs,
     models,
     monitoring,
@@ -45,6 +47,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await asyncio.to_thread(platform.jobs.recover)
         platform.supervisor.start_stall_watch()
         platform.datasets.recover()
+        platform.alerts.start()  # what the last server left pending goes out first
         if settings.demo:
             install_demo(platform)
         app.state.platform = platform
@@ -72,6 +75,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         jobs.router,
         algorithms.router,
         monitoring.router,
+        health.router,
+        alerts.router,
         compute.router,
         models.router,
         datasets.router,

@@ -70,6 +70,7 @@ UNSAFE_ROUTES: dict[tuple[str, str], Access] = {
     ("POST", "/jobs/{job}/resume"): Access(action="resumed"),
     ("POST", "/jobs/{job}/stop"): Access(action="stopped"),
     ("POST", "/jobs/{job}/checkpoints/{checkpoint}/export"): Access(action="exported"),
+    ("POST", "/jobs/{job}/diagnose"): Access(),
     ("POST", "/monitoring/{job}/metrics/sync"): Access(),
     # An unknown job name makes an external job, which the caller then owns.
     ("POST", "/monitoring/{job}/metrics/import"): Access(action="imported", kind=ResourceKind.JOB, creates=True),
@@ -87,6 +88,11 @@ UNSAFE_ROUTES: dict[tuple[str, str], Access] = {
     ("POST", "/compute/recommend"): Access(viewers=True),
     ("POST", "/engines/verl/validate"): Access(viewers=True),
     ("POST", "/demo"): Access(action="demo installed"),
+    # An admin's (the router requires it): a target makes the server send requests wherever it says.
+    ("POST", "/alerts/targets"): Access(action="alert target added"),
+    ("PATCH", "/alerts/targets/{target}"): Access(action="alert target changed"),
+    ("DELETE", "/alerts/targets/{target}"): Access(action="alert target deleted"),
+    ("POST", "/alerts/targets/{target}/test"): Access(action="alert target tested"),
     # Everyone manages their own credentials; the auth router checks the rest (users are an admin's) and audits.
     ("POST", "/auth/login"): Access(viewers=True),
     ("POST", "/auth/logout"): Access(viewers=True),

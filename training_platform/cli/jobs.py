@@ -52,7 +52,7 @@ def _local_path(path: str) -> str:
 @app.command()
 @model_options(
     JobCreate,
-    exclude=("params",),  # given as --param KEY=VALUE and --params-file
+    exclude=("params", "health"),  # given as --param/--health KEY=VALUE and --params-file/--health-file
     flags={"model_path": "--model", "dataset_paths": "--dataset", "eval_dataset_path": "--eval-dataset"},
 )
 def create(
@@ -61,6 +61,17 @@ def create(
         list[str], typer.Option("--param", "-p", help="KEY=VALUE, e.g. learning_rate=1e-5 lora.rank=8.")
     ] = [],  # noqa: B006
     params_file: Annotated[Path | None, typer.Option(help="JSON file of parameters (--param overrides it).")] = None,
+    health: Annotated[
+        list[str],
+        typer.Option(
+            "--health",
+            help="KEY=VALUE of the health settings, e.g. actions.pause_on_non_finite=true "
+            "detectors.grad_explosion.ceiling=50.",
+        ),
+    ] = [],  # noqa: B006
+    health_file: Annotated[
+        Path | None, typer.Option(help="JSON file of health settings (--health overrides it).")
+    ] = None,
     follow: FollowOpt = False,
 ) -> None:
     """Create a job (the options are POST /api/v1/jobs's fields)."""
@@ -69,6 +80,7 @@ def create(
     if body.get("eval_dataset_path"):
         body["eval_dataset_path"] = _local_path(body["eval_dataset_path"])
     body["params"] = build_params(params_file, param)
+    body["health"] = build_params(health_file, health)
     job = _client().post("/jobs", json=body)
     console.print(f"created job [bold]{job['name']}[/bold] ({job['id']}), status {job['status']}")
     if follow and body.get("start"):
@@ -82,16 +94,79 @@ def list_jobs(
     jobs = _client().get("/jobs", params={"status": status})
     # The GPUs column only where some job holds GPUs: a terminal's 80 columns are already shared by seven.
     with_gpus = any(job["gpus"] for job in jobs)
-    table = Table("name", "id", "algorithm", "status", *(["gpus"] if with_gpus else []), "step", "loss", "created")
+    # The health column only where some job is not healthy, for the same reason.
+    with_health = any(job["health"] != "healthy" for job in jobs)
+    table = Table(
+        "name",
+        "id",
+        "algorithm",
+        "status",
+        *(["health"] if with_health else []),
+        *(["gpus"] if with_gpus else []),
+        "step",
+        "loss",
+        "created",
+    )
     for job in jobs:
         progress = job.get("progress") or {}
         step = f"{progress.get('current_step', 0)}/{progress.get('total_steps') or '?'}" if progress else "-"
         loss = f"{progress['loss']:.4g}" if progress.get("loss") is not None else "-"
         gpus = [",".join(map(str, job["gpus"])) or "-"] if with_gpus else []
         table.add_row(
-            job["name"], job["id"][:12], job["algorithm"], _status(job), *gpus, step, loss, job["created_at"][:19]
+            job["name"],
+            job["id"][:12],
+            job["algorithm"],
+            _status(job),
+            *([HEALTH_STYLE[job["health"]]] if with_health else []),
+            *gpus,
+            step,
+            loss,
+            job["created_at"][:19],
         )
     console.print(table)
+
+
+WARNING, CRITICAL = "[yellow]warning[/yellow]", "[bold red]critical[/bold red]"
+HEALTH_STYLE = {"healthy": "healthy", "warning": WARNING, "critical": CRITICAL}
+SEVERITY_STYLE = {"info": "info", "warning": WARNING, "critical": CRITICAL}
+
+
+@app.command()
+def health(
+    job: JobArg,
+    diagnose: Annotated[
+        bool, typer.Option(help="Run every detector over the whole job again first (its stored metrics and log).")
+    ] = False,
+    step: Annotated[int | None, typer.Option(help="Only what the detectors say at this step.", min=0)] = None,
+    language: Annotated[str, typer.Option(help="en or zh-CN.")] = "en",
+) -> None:
+    """The job's health: its findings, worst first, with what to do about each."""
+    if step is not None:
+        diagnosis = _client().get(f"/jobs/{job}/health/steps/{step}")
+        if not diagnosis["logged"]:
+            console.print(f"step {step} was not logged")
+        for signal in diagnosis["signals"]:
+            _print_finding(signal, f"step {signal['step']}", language)
+        if diagnosis["logged"] and not diagnosis["signals"]:
+            console.print(f"step {step}: nothing found")
+        return
+    data = _client().post(f"/jobs/{job}/diagnose") if diagnose else _client().get(f"/jobs/{job}/health")
+    console.print(f"[bold]{data['job_name']}[/bold]: {HEALTH_STYLE[data['health']]}, {len(data['findings'])} findings")
+    for finding in data["findings"]:
+        steps = f"step {finding['first_step']}" + (
+            f"-{finding['last_step']}" if finding["last_step"] != finding["first_step"] else ""
+        )
+        _print_finding(finding, steps, language)
+        if finding["actions"]:
+            console.print(f"    actions taken: {', '.join(finding['actions'])}")
+
+
+def _print_finding(finding: dict, steps: str, language: str) -> None:
+    text = finding["text"].get(language) or finding["text"]["en"]
+    severity = SEVERITY_STYLE[finding["severity"]]
+    console.print(f"{severity} {finding['kind']} ({steps}): {text['message']}", soft_wrap=True)
+    for suggestion in text["suggestions"]:
+        console.print(f"    - {suggestion}", soft_wrap=True)
 
 
 def _status(job: dict) -> str:
@@ -146,8 +221,8 @@ def show(
         console.print(f"[bold red]error[/bold red]: {data['error']}", soft_wrap=True)
 
 
-def _action(job: str, action: str, follow: bool = False) -> None:
-    data = _client().post(f"/jobs/{job}/{action}")
+def _action(job: str, action: str, follow: bool = False, params: dict | None = None) -> None:
+    data = _client().post(f"/jobs/{job}/{action}", params=params)
     console.print(f"job [bold]{data['name']}[/bold]: {_status(data)}")
     if follow:
         _follow(data["id"])
@@ -166,9 +241,15 @@ def pause(job: JobArg, follow: FollowOpt = False) -> None:
 
 
 @app.command()
-def resume(job: JobArg, follow: FollowOpt = False) -> None:
+def resume(
+    job: JobArg,
+    follow: FollowOpt = False,
+    learning_rate: Annotated[
+        float | None, typer.Option(help="Go on with this learning rate (TRL jobs; after a NaN pause, say).")
+    ] = None,
+) -> None:
     """Continue a paused (or failed) job from its latest complete checkpoint."""
-    _action(job, "resume", follow)
+    _action(job, "resume", follow, params={"learning_rate": learning_rate} if learning_rate is not None else None)
 
 
 @app.command()

@@ -26,6 +26,11 @@ class JobLayout:
         return self.root / "control.json"
 
     @property
+    def lr_requests_dir(self) -> Path:
+        """Requests to scale the learning rate live: one file per request (contract/control.py)."""
+        return self.root / "lr_requests"
+
+    @property
     def logs_dir(self) -> Path:
         return self.root / "logs"
 

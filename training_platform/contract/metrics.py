@@ -18,6 +18,7 @@ record that maps to a canonical field wins, a later one mapping to the same fiel
 
 import json
 import math
+import re
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -54,6 +55,23 @@ CUSTOM_GROUP = "custom"
 _FROM_GROUPED = {place: name for name, place in CANONICAL_FIELDS.items()}
 _GROUPS = {group for group, _ in CANONICAL_FIELDS.values() if group}
 
+# A NaN or Inf in a key naming one of these means the run is broken (a loss, a gradient norm, a reward: verl's
+# actor/pg_loss, TRL's rewards/<function>/mean, ...): what the platform's non_finite detector and a trainer
+# pausing on a non-finite value both look for.
+NON_FINITE_WATCHED = ("loss", "grad_norm", "reward")
+
+# Per-layer gradient norms (the gradient heatmap), written by the trainers under their own names (custom group):
+# grad_norm/layer/embed, grad_norm/layer/000 … (each transformer block, zero-padded so the keys sort),
+# grad_norm/layer/norm (the final norm), grad_norm/layer/head (the LM or value head, when not tied to the
+# embeddings), grad_norm/layer/other (any other trainable parameter).
+LAYER_GRAD_NORM_PREFIX = "grad_norm/layer/"
+_BLOCK = re.compile(r"(?:^|\.)(?:layers|layer|h|blocks|block)\.(\d+)\.")
+_EMBEDDINGS = re.compile(
+    r"(?:^|\.)(?:embed_tokens|embed_positions|embed_in|wte|wpe|word_embeddings|tok_embeddings|embeddings)\."
+)
+_HEAD = re.compile(r"(?:^|\.)(?:lm_head|embed_out|score|v_head|value_head)\.")
+_FINAL_NORM = re.compile(r"(?:^|\.)(?:norm|ln_f|final_layernorm|final_layer_norm|final_norm)\.")
+
 
 def canonicalize(raw: Mapping[str, Any], key_map: Mapping[str, str]) -> dict[str, float]:
     """Trainer keys → canonical names where the map knows them; numbers only (bools count as 0/1)."""
@@ -65,6 +83,34 @@ def canonicalize(raw: Mapping[str, Any], key_map: Mapping[str, str]) -> dict[str
         name = key_map.get(key, key)
         values[key if name in values else name] = number
     return values
+
+
+def is_watched_for_non_finite(key: str) -> bool:
+    return any(part in key for part in NON_FINITE_WATCHED)
+
+
+def non_finite_watched(raw: Mapping[str, Any]) -> dict[str, float]:
+    """The values of `raw` that are NaN or Inf and name a loss, a gradient norm or a reward."""
+    broken = {}
+    for key, value in raw.items():
+        number = as_number(value)
+        if number is not None and not math.isfinite(number) and is_watched_for_non_finite(key):
+            broken[key] = number
+    return broken
+
+
+def layer_group(parameter_name: str) -> str:
+    """The heatmap row of a parameter: "embed", the zero-padded block number ("000"), "norm", "head" or "other".
+    Wrappers' prefixes (peft's base_model.model., FSDP's) do not matter; a block's own norms are the block's."""
+    if match := _BLOCK.search(parameter_name):
+        return f"{int(match.group(1)):03d}"
+    if _EMBEDDINGS.search(parameter_name):
+        return "embed"
+    if _HEAD.search(parameter_name):
+        return "head"
+    if _FINAL_NORM.search(parameter_name):
+        return "norm"
+    return "other"
 
 
 def as_number(value: Any) -> float | None:

@@ -11,6 +11,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from training_platform.contract.health import HealthSettings
 from training_platform.contract.layout import JobLayout
 from training_platform.contract.params import Algorithm, AnyParams
 
@@ -31,6 +32,8 @@ class RunSpec(BaseModel):
     # None: the run's processes stay on the machine where it starts (run mode local, a cluster without GPUs).
     nnodes: int | None = Field(default=None, ge=1)
     cpu_threads: int = Field(default=0, ge=0, description="torch threads of the process on CPU; 0 lets torch decide.")
+    # What the trainer honours itself: the automatic actions it takes, per-layer gradient norms for the heatmap.
+    health: HealthSettings = HealthSettings()
 
     @model_validator(mode="after")
     def _devices_split_evenly_over_nodes(self) -> "RunSpec":

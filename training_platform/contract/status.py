@@ -44,6 +44,8 @@ class TrainingStatus(BaseModel):
     last_checkpoint_step: int | None = None
     anomaly_detected: bool = False
     anomaly_reason: str | None = None
+    # The product of the live learning-rate requests in force (contract/control.py); None when none was applied.
+    lr_scale: float | None = None
     message: str | None = None
     summary: dict[str, float] | None = None
 

@@ -46,6 +46,11 @@ class Job(SQLModel, table=True):
     gpus: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False, server_default="[]"))
     # When the job last joined the GPU queue: the queue is first in, first out.
     queued_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    # Detector overrides and automatic actions (contract/health.py HealthSettings); the state its findings put it in.
+    health_settings: dict[str, Any] = Field(
+        default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}")
+    )
+    health: str = Field(default="healthy", max_length=16, sa_column_kwargs={"server_default": "healthy"})
     created_at: datetime = _timestamp()
     updated_at: datetime = _timestamp()
     started_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
@@ -214,6 +219,87 @@ class MetricAnomaly(SQLModel, table=True):
     step: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
     kind: str = Field(sa_column=Column(String(64), primary_key=True))
     message: str = Field(default="", sa_type=Text)
+
+
+class Finding(SQLModel, table=True):
+    """What a detector found in a job (training_platform/diagnostics): one row per kind and rule, its step range
+    growing while the condition keeps holding; the actions already taken for it, so none is taken twice."""
+
+    __tablename__ = "findings"
+    __table_args__ = (UniqueConstraint("job_id", "kind", "rule"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    job_id: str = Field(sa_column=Column(ForeignKey("jobs.id", ondelete="CASCADE"), index=True, nullable=False))
+    kind: str = Field(max_length=32)
+    rule: str = Field(default="", max_length=32)
+    severity: str = Field(max_length=16)
+    first_step: int = Field(sa_type=BigInteger)
+    last_step: int = Field(sa_type=BigInteger)
+    best_step: int | None = Field(default=None, sa_type=BigInteger)
+    # The latest signal's evidence (non-finite values as the strings "NaN", "Infinity", "-Infinity") and params.
+    evidence: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    params: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    actions: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False, server_default="[]"))
+    created_at: datetime = _timestamp()
+    updated_at: datetime = _timestamp()
+
+
+# ---- alerts (training_platform/alerts; docs/alerts.md) -------------------------------------------------------------
+
+
+class AlertTarget(SQLModel, table=True):
+    """A webhook that alerts go to: every job's (job_id NULL) or one job's, gone with that job."""
+
+    __tablename__ = "alert_targets"
+
+    id: str = Field(primary_key=True, max_length=32)
+    name: str = Field(unique=True, index=True, max_length=200)
+    job_id: str | None = Field(
+        default=None, sa_column=Column(ForeignKey("jobs.id", ondelete="CASCADE"), index=True, nullable=True)
+    )
+    format: str = Field(max_length=16)  # generic | slack | feishu
+    # Slack's and Feishu's webhook URLs are their credential: the API never shows one whole again.
+    url: str = Field(sa_type=Text)
+    severities: list[str] = Field(sa_column=Column(JSON, nullable=False))
+    kinds: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))  # empty: every kind
+    enabled: bool = True
+    created_at: datetime = _timestamp()
+
+
+class AlertOutbox(SQLModel, table=True):
+    """One event to deliver to one target, written before anything is sent: a restart loses no alert, and the
+    unique (target, event) pair makes announcing the same event twice send it once."""
+
+    __tablename__ = "alert_outbox"
+    __table_args__ = (UniqueConstraint("target_id", "event_key"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    target_id: str = Field(
+        sa_column=Column(ForeignKey("alert_targets.id", ondelete="CASCADE"), index=True, nullable=False)
+    )
+    event_key: str = Field(max_length=200)
+    event: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    status: str = Field(index=True, max_length=16)  # pending | delivered | failed
+    attempts: int = 0
+    next_attempt_at: datetime = _timestamp()
+    last_error: str | None = Field(default=None, sa_type=Text)
+    created_at: datetime = _timestamp()
+    delivered_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+class AlertAttempt(SQLModel, table=True):
+    """One request made for an outbox row, whatever came of it."""
+
+    __tablename__ = "alert_attempts"
+
+    id: int | None = Field(default=None, primary_key=True)
+    outbox_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("alert_outbox.id", ondelete="CASCADE"), index=True, nullable=False)
+    )
+    attempted_at: datetime = _timestamp()
+    status_code: int | None = None
+    error: str | None = Field(default=None, sa_type=Text)
+    duration_ms: float = 0.0
 
 
 # ---- authentication (training_platform/auth; docs/security.md) ---------------------------------------------------

@@ -19,11 +19,11 @@ from bisect import bisect_left, insort
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import pairwise
 from typing import Literal, Protocol
 
-from training_platform.contract.params import Algorithm
-from training_platform.diagnostics.settings import (
+from training_platform.contract.health import (
     DiagnosticsSettings,
     GradExplosionSettings,
     GradVanishingSettings,
@@ -36,6 +36,8 @@ from training_platform.diagnostics.settings import (
     SlowStepSettings,
     ThroughputDropSettings,
 )
+from training_platform.contract.metrics import LAYER_GRAD_NORM_PREFIX, is_watched_for_non_finite
+from training_platform.contract.params import Algorithm
 
 Severity = Literal["info", "warning", "critical"]
 Params = dict[str, str | int | float]
@@ -119,11 +121,6 @@ class Streak:
             self.extreme = self._pick(self.extreme, value)
 
 
-# Keys whose NaN or Inf means the run is broken: the canonical ones, and any trainer key naming a loss, a gradient
-# norm or a reward (verl's actor/pg_loss, TRL's rewards/<function>/mean, ...).
-WATCHED_FOR_NON_FINITE = ("loss", "grad_norm", "reward")
-
-
 class NonFiniteDetector:
     """NaN or Inf in any loss, gradient-norm or reward key: critical, on every step that has one."""
 
@@ -133,11 +130,9 @@ class NonFiniteDetector:
         self.settings = settings
 
     def observe(self, step: int, values: Mapping[str, float]) -> list[Signal]:
-        broken = {
-            key: value
-            for key, value in values.items()
-            if not math.isfinite(value) and any(part in key for part in WATCHED_FOR_NON_FINITE)
-        }
+        # The trainer's test (contract/metrics.py non_finite_watched) on values already numbers: finiteness first,
+        # since it is what almost every value passes.
+        broken = {k: v for k, v in values.items() if not math.isfinite(v) and is_watched_for_non_finite(k)}
         if not broken:
             return []
         return [Signal(self.kind, "critical", step, broken, {"keys": ", ".join(sorted(broken))})]
@@ -238,46 +233,94 @@ class RewardCollapseDetector:
         return [Signal(self.kind, "warning", step, evidence, params, best_step=best_step)]
 
 
+class StepValues(dict):
+    """A step's values, its per-layer gradient norms picked out once for every detector that reads them."""
+
+    @classmethod
+    def of(cls, values: Mapping[str, float]) -> "StepValues":
+        return values if isinstance(values, StepValues) else cls(values)
+
+    @cached_property
+    def layer_grad_norms(self) -> list[tuple[str, float]]:
+        return [(key, value) for key, value in self.items() if key.startswith(LAYER_GRAD_NORM_PREFIX)]
+
+
+class LayerStreaks:
+    """A streak per layer of the per-layer gradient norms (`grad_norm/layer/<group>`, logged every N steps, so a
+    streak counts measurements): the layer whose streak is long enough and most extreme, if any."""
+
+    def __init__(self, holds: Callable[[float], bool], pick: Callable[[float, float], float], steps: int):
+        self._holds, self._pick, self._steps = holds, pick, steps
+        self._streaks: dict[str, Streak] = {}
+
+    def observe(self, step: int, values: Mapping[str, float]) -> tuple[str, float, Streak] | None:
+        worst: tuple[str, float, Streak] | None = None
+        for key, value in StepValues.of(values).layer_grad_norms:
+            if not math.isfinite(value):
+                continue
+            layer = key.removeprefix(LAYER_GRAD_NORM_PREFIX)
+            streak = self._streaks.setdefault(layer, Streak(self._pick))
+            streak.update(step, self._holds(value), value)
+            if streak.length >= self._steps and (worst is None or self._pick(value, worst[1]) == value):
+                worst = (layer, value, streak)
+        return worst
+
+
 class GradExplosionDetector:
     """grad_norm above `ceiling` for `steps` steps in a row (warning). TRL and verl log the norm before clipping,
-    so clipping does not hide it."""
+    so clipping does not hide it. Where the trainer logs per-layer norms, the layer above the ceiling for `steps`
+    measurements in a row is named too (rule `layer`)."""
 
     kind = "grad_explosion"
 
     def __init__(self, settings: GradExplosionSettings):
         self.settings = settings
         self._above = Streak(max)
+        self._layers = LayerStreaks(lambda norm: norm > settings.ceiling, max, settings.steps)
 
     def observe(self, step: int, values: Mapping[str, float]) -> list[Signal]:
+        signals = _layer_signals(self.kind, step, self._layers.observe(step, values), self.settings.ceiling)
         grad_norm = _finite(values, "grad_norm")
         if grad_norm is None:
-            return []
+            return signals
         self._above.update(step, grad_norm > self.settings.ceiling, grad_norm)
         if self._above.length < self.settings.steps:
-            return []
+            return signals
         evidence = {"grad_norm": grad_norm, "peak_grad_norm": self._above.extreme}
         params = {"limit": self.settings.ceiling, "since": self._above.since, "steps": self._above.length}
-        return [Signal(self.kind, "warning", step, evidence, params)]
+        return [*signals, Signal(self.kind, "warning", step, evidence, params)]
 
 
 class GradVanishingDetector:
-    """grad_norm below `floor` for `steps` steps in a row (warning): the weights have all but stopped moving."""
+    """grad_norm below `floor` for `steps` steps in a row (warning): the weights have all but stopped moving. Where
+    the trainer logs per-layer norms, a layer below the floor for `steps` measurements in a row (rule `layer`):
+    one layer that stopped learning while the others go on."""
 
     kind = "grad_vanishing"
 
     def __init__(self, settings: GradVanishingSettings):
         self.settings = settings
         self._below = Streak(min)
+        self._layers = LayerStreaks(lambda norm: norm < settings.floor, min, settings.steps)
 
     def observe(self, step: int, values: Mapping[str, float]) -> list[Signal]:
+        signals = _layer_signals(self.kind, step, self._layers.observe(step, values), self.settings.floor)
         grad_norm = _finite(values, "grad_norm")
         if grad_norm is None:
-            return []
+            return signals
         self._below.update(step, grad_norm < self.settings.floor, grad_norm)
         if self._below.length < self.settings.steps:
-            return []
+            return signals
         params = {"limit": self.settings.floor, "since": self._below.since, "steps": self._below.length}
-        return [Signal(self.kind, "warning", step, {"grad_norm": grad_norm}, params)]
+        return [*signals, Signal(self.kind, "warning", step, {"grad_norm": grad_norm}, params)]
+
+
+def _layer_signals(kind: str, step: int, worst: tuple[str, float, Streak] | None, limit: float) -> list[Signal]:
+    if worst is None:
+        return []
+    layer, norm, streak = worst
+    params = {"rule": "layer", "layer": layer, "limit": limit, "since": streak.since, "steps": streak.length}
+    return [Signal(kind, "warning", step, {"layer_grad_norm": norm}, params)]
 
 
 class LossPlateauDetector:
@@ -505,6 +548,7 @@ class Diagnoser:
 
     def observe(self, step: int, values: Mapping[str, float]) -> list[Signal]:
         self.last_step = step
+        values = StepValues.of(values)
         return [signal for detector in self.detectors for signal in detector.observe(step, values)]
 
     def observe_line(self, line: str, step: int | None = None) -> Signal | None:

@@ -150,6 +150,40 @@ TEXTS: dict[tuple[str, str | None], dict[Language, Text]] = {
             ),
         ),
     },
+    ("grad_explosion", "layer"): {
+        "en": Text(
+            "layer {layer}: gradient norm above {limit:.4g} in {steps} measurements in a row since step {since} "
+            "(now {layer_grad_norm:.4g})",
+            (
+                _LOWER_LR["en"],
+                _CLIP["en"],
+                "look at what feeds that layer: its initialisation, or a newly added module trained from scratch",
+            ),
+        ),
+        "zh-CN": Text(
+            "层 {layer}：自第 {since} 步起连续 {steps} 次测量梯度范数高于 {limit:.4g}（当前 {layer_grad_norm:.4g}）",
+            (_LOWER_LR["zh-CN"], _CLIP["zh-CN"], "检查该层的输入：其初始化，或新增的从零训练的模块"),
+        ),
+    },
+    ("grad_vanishing", "layer"): {
+        "en": Text(
+            "layer {layer}: gradient norm below {limit:.3g} in {steps} measurements in a row since step {since}: "
+            "it has stopped learning while the others go on",
+            (
+                "if the layer is frozen on purpose, turn this detector's floor down or off",
+                "look for dead activations or a broken residual path before that layer",
+                "raise the learning rate of that part of the model, or unfreeze it",
+            ),
+        ),
+        "zh-CN": Text(
+            "层 {layer}：自第 {since} 步起连续 {steps} 次测量梯度范数低于 {limit:.3g}：该层已停止学习，其余层仍在训练",
+            (
+                "若该层是有意冻结的，调低或关闭此检测器的下限",
+                "检查该层之前是否有失活的激活或损坏的残差通路",
+                "提高该部分模型的学习率，或解冻该层",
+            ),
+        ),
+    },
     ("loss_plateau", None): {
         "en": Text(
             "smoothed loss {smoothed_loss:.4g} improved {improvement:.2%} over the last {window} steps "

@@ -39,6 +39,9 @@ class Capabilities:
     # Memory strategies it applies (the configurator's terms): ZeRO/FSDP stages, and CPU offloading.
     zero_stages: frozenset[int]
     cpu_offload: bool
+    # Automatic actions (contract/health.py ActionSettings) its trainer takes by itself, within the step: pausing
+    # before a non-finite step is saved, lowering the learning rate live. The platform takes the others from outside.
+    trainer_actions: frozenset[str] = frozenset()
 
 
 class Engine(ABC):

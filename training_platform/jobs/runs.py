@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+from training_platform.contract.health import HealthSettings
 from training_platform.contract.layout import JobLayout
 from training_platform.contract.params import Algorithm, parse_params
 from training_platform.contract.run import RunSpec
@@ -30,6 +31,7 @@ def run_spec(job: Job, cpu_threads: int = 0, runner: Runner | None = None) -> Ru
         run_mode=job.run_mode,
         nnodes=runner.nodes_for(requested_gpus(job)) if runner else None,
         cpu_threads=cpu_threads,
+        health=HealthSettings.model_validate(job.health_settings),
     )
 
 

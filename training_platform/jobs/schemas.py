@@ -5,6 +5,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from training_platform.contract.health import HealthSettings
 from training_platform.contract.params import Algorithm
 from training_platform.contract.status import TrainingStatus
 from training_platform.jobs.states import JobStatus
@@ -27,6 +28,11 @@ class JobCreate(BaseModel):
     eval_dataset_path: str | None = None
     params: dict[str, Any] = Field(default_factory=dict, description="Per-algorithm parameters; see /docs.")
     run_mode: Literal["local", "ray"] = "local"
+    health: HealthSettings = Field(
+        default_factory=HealthSettings,
+        description='Detector overrides ({"detectors": {"grad_explosion": {"ceiling": 50}}}) and automatic '
+        "actions; docs/health.md.",
+    )
     start: bool = Field(default=False, description="Start the job right after creating it.")
 
 
@@ -73,6 +79,10 @@ class JobRead(BaseModel):
     started_at: datetime | None
     finished_at: datetime | None
     progress: Progress | None
+    health: Literal["healthy", "warning", "critical"] = Field(
+        description="The worst open finding's severity: warning or critical; healthy when there is none (or only info)."
+    )
+    health_settings: HealthSettings
 
 
 class JobEventRead(BaseModel):

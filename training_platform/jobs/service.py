@@ -10,7 +10,7 @@ from pydantic import TypeAdapter, ValidationError
 from training_platform.common.files import tail_lines
 from training_platform.common.progress import ProgressCallback
 from training_platform.contract import control
-from training_platform.contract.params import PPOParams, RuleRewardParams, TrainingParams, parse_params
+from training_platform.contract.params import Algorithm, PPOParams, RuleRewardParams, TrainingParams, parse_params
 from training_platform.contract.status import load_status
 from training_platform.datafiles.formats import row_problem_errors, validate_file
 from training_platform.datafiles.io import (
@@ -111,6 +111,7 @@ class JobService:
             dataset_fields={path: fields for path, fields in [*train, *([evaluation] if evaluation else [])] if fields},
             eval_dataset_path=evaluation[0] if evaluation else None,
             params=params.model_dump(mode="json", exclude={"algorithm"}),
+            health_settings=request.health.model_dump(mode="json"),
             status=JobStatus.PENDING.value,
             output_dir=str(self.jobs_dir / job_id),
         )
@@ -333,18 +334,45 @@ class JobService:
         control.request(layout_of(job).control_path, control.ControlAction.PAUSE)
         return self.view(job)
 
-    def resume(self, name_or_id: str) -> JobRead:
+    def record_event(self, job_id: str, kind: str, message: str) -> None:
+        self.store.record(job_id, kind, message)
+
+    def set_health(self, job_id: str, health: str) -> None:
+        self.store.update(job_id, health=health)
+
+    def resume(self, name_or_id: str, learning_rate: float | None = None) -> JobRead:
+        """From the newest complete checkpoint; with `learning_rate`, the job's rate is that from now on (TRL: the
+        checkpoint's schedule goes on from the new peak)."""
         job = self.store.find(name_or_id)
+        if learning_rate is not None:
+            job = self._set_learning_rate(job, learning_rate)
         checkpoint = get_engine(job.engine).latest_complete_checkpoint(layout_of(job))
         where = (
             f"from {checkpoint.name} (step {checkpoint.step})"
             if checkpoint
             else "from the beginning: no complete checkpoint"
         )
+        if learning_rate is not None:
+            where += f" with learning_rate {learning_rate:g}"
         job = self.scheduler.admit(
             job, "resume", f"resumed by user {where}", error=None, exit_code=None, finished_at=None
         )
         return self.view(job)
+
+    def _set_learning_rate(self, job: Job, learning_rate: float) -> Job:
+        if job.status not in ACTION_SOURCES["resume"]:
+            raise ConflictError(f"job '{job.name}' is {job.status}: only a paused or failed job can be resumed")
+        if job.engine != "trl":  # verl restores the checkpoint's optimizer and schedule, rates included
+            message = f"the {job.engine} engine resumes with its checkpoint's learning rate; TRL jobs take a new one"
+            raise InvalidInputError([FieldError("learning_rate", message)])
+        try:
+            params = parse_params(Algorithm(job.algorithm), {**job.params, "learning_rate": learning_rate})
+        except ValidationError as error:
+            raise InvalidInputError(field_errors_from_pydantic(error)) from None
+        previous = job.params.get("learning_rate")
+        job = self.store.update(job.id, params=params.model_dump(mode="json", exclude={"algorithm"}))
+        self.store.record(job.id, "params", f"learning_rate {previous} -> {learning_rate:g} for the resume")
+        return job
 
     def stop(self, name_or_id: str) -> JobRead:
         job = self.store.find(name_or_id)

@@ -292,7 +292,9 @@ class JobSupervisor:
         if job.requested_action == "stop":
             return JobStatus.CANCELLED, f"stopped by user ({exit_info.describe()})", None
         if reported == TrainingState.PAUSED and (exit_info.succeeded or unobserved):
-            return JobStatus.PAUSED, f"{status.message}; checkpoint at step {status.last_checkpoint_step}", None
+            saved = status.last_checkpoint_step
+            where = f"checkpoint at step {saved}" if saved is not None else "no checkpoint: it resumes from the start"
+            return JobStatus.PAUSED, f"{status.message}; {where}", None
         if reported == TrainingState.COMPLETED and (exit_info.succeeded or unobserved):
             return JobStatus.COMPLETED, status.message or "completed", None
         if unobserved:

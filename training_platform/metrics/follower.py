@@ -2,7 +2,9 @@
 new lines go to live viewers at once and to the store in batches (by count or age).
 
 A failure while following (the database locked past its timeout, a full disk, a file that cannot be read) does
-not end the following: it is logged (once a minute at most) and the work is tried again at the next wake."""
+not end the following: it is logged (once a minute at most) and the work is tried again at the next wake.
+
+A local job's follower also runs its system metrics sampler (metrics/system.py) until `finish`."""
 
 import asyncio
 import logging
@@ -16,6 +18,7 @@ import watchfiles
 
 from training_platform.metrics.ingest import IngestReport, MetricsIngester
 from training_platform.metrics.live import LiveHub, metric_message
+from training_platform.metrics.system import SystemSampler
 
 log = logging.getLogger(__name__)
 # How often the follower wakes without a file event, to flush a buffer that has grown old.
@@ -33,6 +36,7 @@ class JobFollower:
         metrics_path: Path,
         status_path: Path,
         status_message: Callable[[], dict[str, Any]],
+        sampler: SystemSampler | None = None,
     ):
         self.job_id = job_id
         self.ingester = ingester
@@ -43,11 +47,16 @@ class JobFollower:
         self.status_message = status_message
         self.stop_event = asyncio.Event()
         self.task: asyncio.Task | None = None
+        # The job's system metrics (CPU, memory, GPUs), sampled on their own interval until `finish`.
+        self.sampler = sampler
+        self.sampler_task: asyncio.Task | None = None
         self._behind = False  # a catch-up failed: read again at the next wake, file event or not
         self._last_failure_log = -math.inf
 
     def start(self) -> None:
         self.task = asyncio.create_task(self._run(), name=f"follow-{self.job_id}")
+        if self.sampler is not None:
+            self.sampler_task = asyncio.create_task(self.sampler.run(self.stop_event), name=f"sample-{self.job_id}")
 
     async def _run(self) -> None:
         watched = {self.metrics_path, self.status_path}
@@ -118,4 +127,9 @@ class JobFollower:
         self.stop_event.set()
         if self.task is not None:
             await self.task
+        if self.sampler_task is not None:
+            try:
+                await self.sampler_task
+            except Exception:
+                log.exception("sampling system metrics of job %s failed", self.job_id)
         return await self.drain()

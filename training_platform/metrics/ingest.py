@@ -14,8 +14,9 @@ import logging
 import math
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from sqlalchemy.exc import DisconnectionError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
@@ -49,6 +50,12 @@ class IngestReport:
         self.malformed += other.malformed
 
 
+class StepWatcher(Protocol):
+    """Told of every record as it is read, before it is stored (the diagnostics); must not raise."""
+
+    def steps_read(self, job_id: str, records: list[StepRecord]) -> None: ...
+
+
 class MetricsIngester:
     def __init__(
         self,
@@ -58,6 +65,7 @@ class MetricsIngester:
         flush_records: int = 100,
         flush_seconds: float = 30.0,
         clock: Callable[[], float] = time.monotonic,
+        watchers: Sequence[StepWatcher] = (),
     ):
         self.store = store
         self.job_id = job_id
@@ -65,6 +73,7 @@ class MetricsIngester:
         self.flush_records = flush_records
         self.flush_seconds = flush_seconds
         self.clock = clock
+        self.watchers = watchers
         self.reader = MetricsReader(source, store.load_cursor(job_id, source.name))
         self._pending: dict[int, dict[str, float]] = {}
         self._anomalies: list[tuple[int, str, str]] = []
@@ -95,6 +104,8 @@ class MetricsIngester:
             if record.anomaly:
                 self._anomalies.append((record.step, *record.anomaly))
         report.records += len(batch.records)
+        for watcher in self.watchers:
+            watcher.steps_read(self.job_id, batch.records)
         if batch.bytes_read and self._pending_since is None:
             self._pending_since = self.clock()
         return batch.records

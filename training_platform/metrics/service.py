@@ -21,12 +21,13 @@ from training_platform.jobs.runs import EXTERNAL, layout_of
 from training_platform.jobs.service import JobService
 from training_platform.jobs.states import FINISHED
 from training_platform.metrics.follower import JobFollower
-from training_platform.metrics.ingest import IngestReport, MetricsIngester
+from training_platform.metrics.ingest import IngestReport, MetricsIngester, StepWatcher
 from training_platform.metrics.live import LiveHub, finished_message, metric_message
 from training_platform.metrics.playback import PlaybackRequest, playback
 from training_platform.metrics.reader import LocalFileSource, MetricsSource
 from training_platform.metrics.schemas import AnomalyOut, ImportOut, KeyOut, MetricsOut, SeriesOut, SyncOut
 from training_platform.metrics.store import MetricStore
+from training_platform.metrics.system import SystemSampler
 
 log = logging.getLogger(__name__)
 ENDING_DRAIN_TIMEOUT_S = 120.0
@@ -44,6 +45,7 @@ class MetricsService:
         max_import_bytes: int,
         max_points: int,
         max_websockets: int,
+        system_metrics_seconds: float = 0.0,
     ):
         self.store = store
         self.jobs = jobs
@@ -51,7 +53,9 @@ class MetricsService:
         self.flush_seconds = flush_seconds
         self.max_import_bytes = max_import_bytes
         self.max_points = max_points  # per query, across its keys
+        self.system_metrics_seconds = system_metrics_seconds  # 0: no system metrics sampled
         self.hub = LiveHub(max_websockets)
+        self.watchers: list[StepWatcher] = []  # told of every record read, live or on demand (the diagnostics)
         self._followers: dict[str, JobFollower] = {}
         self._locks: dict[str, asyncio.Lock] = {}
 
@@ -85,7 +89,9 @@ class MetricsService:
         return self._locks.setdefault(job_id, asyncio.Lock())
 
     def _ingester(self, job_id: str, source: MetricsSource) -> MetricsIngester:
-        return MetricsIngester(self.store, job_id, source, self.flush_records, self.flush_seconds)
+        return MetricsIngester(
+            self.store, job_id, source, self.flush_records, self.flush_seconds, watchers=self.watchers
+        )
 
     async def _follow(self, job: Job) -> None:
         if job.id in self._followers:
@@ -102,9 +108,27 @@ class MetricsService:
             layout.metrics_path,
             layout.status_path,
             lambda: self.status_message(job.id),
+            self._sampler(job),
         )
         self._followers[job.id] = follower
         follower.start()
+
+    def _sampler(self, job: Job) -> SystemSampler | None:
+        """The job's system metrics sampler: local jobs only. A Ray job has no local pid (its processes run on the
+        cluster's nodes, which this server cannot measure), so it has none."""
+        if self.system_metrics_seconds <= 0 or job.run_mode != "local" or job.pid is None:
+            return None
+        layout = layout_of(job)
+        return SystemSampler(
+            job.id,
+            self.store,
+            self.hub,
+            layout.status_path,
+            job.pid,
+            job.process_started_at,
+            job.gpus,
+            self.system_metrics_seconds,
+        )
 
     async def _finish(self, job: Job) -> None:
         follower = self._followers.pop(job.id, None)

@@ -1,10 +1,16 @@
 // Every endpoint the UI uses, typed.
 import { del, get, patch, post, request, upload, type Query } from './client'
 import type {
+  AlertAttempt,
+  AlertDelivery,
+  AlertTarget,
+  AlertTargetCreate,
   AlgorithmInfo,
   Anomaly,
   Checkpoint,
   GpuInfo,
+  HealthReport,
+  HealthSettings,
   Job,
   JobCreateBody,
   JobEvent,
@@ -33,6 +39,7 @@ import type {
 const job = (id: string) => `/jobs/${encodeURIComponent(id)}`
 const monitoring = (id: string) => `/monitoring/${encodeURIComponent(id)}`
 const dataset = (id: string) => `/datasets/${encodeURIComponent(id)}`
+const alertTarget = (id: string) => `/alerts/targets/${encodeURIComponent(id)}`
 
 export const api = {
   login: (username: string, password: string) => post<LoginAnswer>('/auth/login', { username, password }),
@@ -59,6 +66,16 @@ export const api = {
     get<MetricsResponse>(`${monitoring(id)}/metrics`, { ...query, keys: query.keys?.join(',') } as Query),
   anomalies: (id: string) => get<Anomaly[]>(`${monitoring(id)}/metrics/anomalies`),
   metricsExportUrl: (id: string, format: 'csv' | 'parquet') => `/api/v1${monitoring(id)}/metrics/export?format=${format}`,
+
+  healthDefaults: () => get<HealthSettings>('/health/defaults'),
+  health: (id: string) => get<HealthReport>(`${job(id)}/health`),
+  diagnose: (id: string) => post<HealthReport>(`${job(id)}/diagnose`),
+
+  alertTargets: () => get<AlertTarget[]>('/alerts/targets'),
+  createAlertTarget: (body: AlertTargetCreate) => post<AlertTarget>('/alerts/targets', body),
+  deleteAlertTarget: (id: string) => del(alertTarget(id)),
+  testAlertTarget: (id: string) => post<AlertAttempt>(`${alertTarget(id)}/test`),
+  alertDeliveries: (id: string, limit = 50) => get<AlertDelivery[]>(`${alertTarget(id)}/deliveries`, { limit }),
 
   gpus: () => get<GpuInfo[]>('/compute/gpus'),
   modelPresets: () => get<ModelPreset[]>('/compute/models'),

@@ -108,3 +108,19 @@ export const MEMORY_CATEGORIES = membersOf<MemoryCategory>({
   rl_extra: true,
   overhead: true,
 })
+
+// ---- training health and alerts ------------------------------------------------------------------------
+
+export type HealthState = Job['health']
+export type Severity = Schemas['FindingRead']['severity']
+export type JobFinding = Schemas['FindingRead']
+export type FindingText = Schemas['FindingText']
+export type HealthReport = Schemas['HealthRead']
+export type HealthSettings = Schemas['HealthSettings']
+export type AlertFormat = Schemas['AlertTargetRead']['format']
+export const ALERT_FORMATS = membersOf<AlertFormat>({ generic: true, slack: true, feishu: true })
+export const SEVERITIES = membersOf<Severity>({ info: true, warning: true, critical: true })
+export type AlertTarget = Schemas['AlertTargetRead']
+export type AlertTargetCreate = Schemas['AlertTargetCreate']
+export type AlertAttempt = Schemas['AttemptRead']
+export type AlertDelivery = Schemas['DeliveryRead']

@@ -4,8 +4,9 @@ import { computed, onMounted, reactive, ref, watch } from 'vue'
 
 import { api } from '../api'
 import type { Dataset } from '../api/datasets'
-import type { AlgorithmInfo, JobCreateBody, RegisteredModel } from '../api/types'
+import type { AlgorithmInfo, HealthSettings, JobCreateBody, RegisteredModel } from '../api/types'
 import { messageOf } from '../errors'
+import { healthBody, healthFields, healthForm } from '../healthForm'
 import {
   defaultValues,
   definitionFields,
@@ -47,6 +48,7 @@ export function useJobForm(draft: JobDraft | null) {
   const params = ref<Record<string, FormValue>>({})
   const lora = ref<LoraForm>({ enabled: false, values: {} })
   const rewards = ref<RewardForm[]>([])
+  const health = ref(healthForm(null))
 
   const info = computed(() => algorithms.value.find((a) => a.name === basics.algorithm))
   const schema = computed(() => info.value?.params_schema)
@@ -83,7 +85,14 @@ export function useJobForm(draft: JobDraft | null) {
 
   onMounted(async () => {
     try {
-      ;[algorithms.value, models.value, datasets.value] = await Promise.all([api.algorithms(), api.models(), api.datasets()])
+      let defaults: HealthSettings
+      ;[algorithms.value, models.value, datasets.value, defaults] = await Promise.all([
+        api.algorithms(),
+        api.models(),
+        api.datasets(),
+        api.healthDefaults(),
+      ])
+      health.value = healthForm(defaults)
       resetParams()
     } catch (error) {
       failure.value = messageOf(error)
@@ -103,6 +112,7 @@ export function useJobForm(draft: JobDraft | null) {
     const loraValue = loraBody(lora.value, loraFields.value)
     if (loraValue) values.lora = loraValue
     if (isRuleReward.value) values.rewards = rewards.value.map((reward) => rewardBody(reward, rewardFields.value))
+    const healthValue = healthBody(health.value)
     return {
       name: basics.name.trim(),
       algorithm: basics.algorithm,
@@ -111,6 +121,7 @@ export function useJobForm(draft: JobDraft | null) {
       dataset_paths: basics.dataset_paths,
       eval_dataset_path: basics.eval_dataset_path.trim() || null,
       params: values,
+      ...(healthValue ? { health: healthValue } : {}),
       start: basics.start,
     }
   }
@@ -132,6 +143,7 @@ export function useJobForm(draft: JobDraft | null) {
       ...Object.keys(rewardFields.value).map((name) => `params.rewards.${index}.${name}`),
     ]),
     ...Object.keys(params.value).map((name) => `params.${name}`),
+    ...healthFields(),
   ])
 
   return {
@@ -143,6 +155,7 @@ export function useJobForm(draft: JobDraft | null) {
     params,
     lora,
     rewards,
+    health,
     info,
     fields,
     loraFields,

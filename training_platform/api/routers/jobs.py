@@ -51,9 +51,15 @@ def pause_job(job: str, platform: PlatformDep) -> JobRead:
 
 
 @router.post("/{job}/resume")
-def resume_job(job: str, platform: PlatformDep) -> JobRead:
+def resume_job(
+    job: str,
+    platform: PlatformDep,
+    learning_rate: Annotated[
+        float | None, Query(description="Resume with this learning rate (TRL jobs; after a NaN pause, say).")
+    ] = None,
+) -> JobRead:
     """From the latest complete checkpoint; queued, or refused, as a start is."""
-    return platform.jobs.resume(job)
+    return platform.jobs.resume(job, learning_rate)
 
 
 @router.post("/{job}/stop")

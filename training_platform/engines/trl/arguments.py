@@ -58,11 +58,20 @@ def _common(spec: RunSpec, params: TrainingParams, device: str, bf16_supported: 
         # checkpointing would gather every sharded layer a second time in the backward pass.
         gradient_checkpointing=params.gradient_checkpointing and fsdp_sharding(params) is None,
         logging_steps=1,
+        # transformers logs a NaN/Inf step's loss as the average of the steps before it: the platform's diagnostics
+        # and pause_on_non_finite need to see it as it is.
+        logging_nan_inf_filter=False,
         save_strategy="steps" if params.save_interval else "no",
         save_steps=params.save_interval or 500,
         save_total_limit=params.save_total_limit,
         eval_strategy="steps" if evaluate else "no",
         eval_steps=params.eval_interval if evaluate else None,
+        # save_on_best (callback.py saves at each new best): transformers keeps the best checkpoint out of rotation.
+        **(
+            {"metric_for_best_model": "eval_loss", "greater_is_better": False}
+            if evaluate and spec.health.actions.save_on_best
+            else {}
+        ),
         report_to="none",
         disable_tqdm=True,
         use_cpu=device == "cpu",

@@ -33,6 +33,7 @@ class TrlEngine(Engine):
         max_devices=None,
         zero_stages=frozenset({0, 2, 3}),
         cpu_offload=False,
+        trainer_actions=frozenset({"pause_on_non_finite", "lower_lr_on_grad_explosion"}),
     )
 
     def unsupported_message(self, algorithm: Algorithm) -> str:

@@ -56,7 +56,9 @@ def main(config_path: Path, reward_code_dir: Path | None = None) -> int:
     if device == "cpu":
         _read_indexed_cpu_locations()
     main_process = _rank() == 0
-    callback = PlatformCallback(layout, gpu_memory_reader=_gpu_memory_reader(device), main_process=main_process)
+    callback = PlatformCallback(
+        layout, gpu_memory_reader=_gpu_memory_reader(device), main_process=main_process, health=spec.health
+    )
     try:
         trainer = build_trainer(spec, device, reward_code_dir)
         trainer.add_callback(callback)
@@ -65,6 +67,14 @@ def main(config_path: Path, reward_code_dir: Path | None = None) -> int:
             log.info("resuming from %s (step %s)", resume_from.path, resume_from.step)
         trainer.train(resume_from_checkpoint=str(resume_from.path) if resume_from else None)
 
+        if callback.paused_automatically is not None:
+            # The broken step was not saved, nor is a final model: resuming goes back to the newest complete
+            # checkpoint, which predates it (a lower learning rate is the usual way on).
+            log.warning("paused automatically: %s", callback.paused_automatically)
+            saved = latest_complete(list_checkpoints(layout))
+            callback.reporter.status.last_checkpoint_step = saved.step if saved else None
+            callback.finish(TrainingState.PAUSED, f"paused automatically: {callback.paused_automatically}")
+            return 0
         if callback.pause_requested:
             callback.finish(TrainingState.PAUSED, f"paused at step {trainer.state.global_step}")
             return 0

@@ -428,6 +428,8 @@ def environment(spec: RunSpec, target: Target) -> dict[str, str]:
         "PLATFORM_JOB_ID": spec.job_id,
         "WANDB_MODE": "disabled",
     }
+    if spec.health.layer_grad_norms_every:  # the plugin measures per-layer gradient norms every this many steps
+        env["PLATFORM_LAYER_GRAD_NORMS_EVERY"] = str(spec.health.layer_grad_norms_every)
     if spec.algorithm == Algorithm.SFT and spec.nnodes is not None:
         env["RAY_DEDUP_LOGS"] = "0"  # multinode.py's driver prints each node's lines, not "[repeated 2x ...]"
     if target.cpu:

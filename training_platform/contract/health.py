@@ -1,4 +1,8 @@
-"""What each detector looks for: one validated model per detector, all of them in `DiagnosticsSettings`.
+"""A job's health settings: what each detector looks for (one validated model per detector, all of them in
+`DiagnosticsSettings`) and which automatic actions the platform and the trainer take (`ActionSettings`).
+
+They live in the contract because the trainer honours some of them itself (pausing on a non-finite value before
+the step is saved, lowering the learning rate live), and the platform validates them when a job is created.
 
 A job overrides any subset (`{"grad_explosion": {"ceiling": 50}}`); an unknown name or an out-of-range number is
 a validation error that names the field. "Steps" below are the logged records that carry the metric.
@@ -178,3 +182,35 @@ class DiagnosticsSettings(StrictModel):
                 f"grad_explosion.ceiling ({self.grad_explosion.ceiling})"
             )
         return self
+
+
+class ActionSettings(StrictModel):
+    """Automatic actions, each opt-in (docs/health.md says who takes each, and when)."""
+
+    pause_on_non_finite: bool = Field(
+        default=False,
+        description="Pause when a loss, grad_norm or reward is NaN/Inf, before that step is checkpointed (TRL: the "
+        "trainer itself stops without saving; verl: the platform requests a pause).",
+    )
+    lower_lr_on_grad_explosion: bool = Field(
+        default=False, description="Multiply the learning rate by lr_factor when gradients explode (TRL: live)."
+    )
+    lr_factor: float = Field(default=0.5, gt=0, lt=1, description="The factor lower_lr_on_grad_explosion applies.")
+    save_on_best: bool = Field(
+        default=False,
+        description="Save a checkpoint, kept out of rotation, at each new best eval_loss (TRL; needs an eval set).",
+    )
+    stop_on_overfitting: bool = Field(default=False, description="Stop the job once overfitting is confirmed.")
+
+
+class HealthSettings(StrictModel):
+    """A job's `health` field: detector overrides and automatic actions."""
+
+    detectors: DiagnosticsSettings = DiagnosticsSettings()
+    actions: ActionSettings = ActionSettings()
+    layer_grad_norms_every: int = Field(
+        default=10,
+        ge=0,
+        le=1_000_000,
+        description="Per-layer gradient norms (the gradient heatmap) every this many steps; 0 turns them off.",
+    )

@@ -3,7 +3,7 @@
 import pytest
 from pydantic import ValidationError
 
-from training_platform.diagnostics.settings import DiagnosticsSettings
+from training_platform.contract.health import DiagnosticsSettings
 
 
 def error_of(raw: dict) -> dict:
