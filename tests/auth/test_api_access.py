@@ -152,7 +152,9 @@ def test_a_member_cannot_touch_another_members_job(server, alice, bob, alices_jo
 
 def test_owners_act_on_their_jobs_and_the_audit_log_says_who_did_what(server, alice, demo_assets):
     job = alice.post("/jobs", json=job_body(demo_assets, "audited-job")).json()
-    assert alice.post(f"/jobs/{job['name']}/stop").json()["status"] == "cancelled"
+    stopped = alice.post(f"/jobs/{job['name']}/stop")
+    assert stopped.status_code == 200, f"{stopped.text}\n{server.log_text()[-3000:]}"
+    assert stopped.json()["status"] == "cancelled"
     assert alice.delete(f"/jobs/{job['id']}").status_code == 204
     entries = server.api.get("/auth/audit", params={"resource": job["id"]}).json()
     assert [(e["actor"], e["action"], e["resource_kind"], e["resource_name"]) for e in entries] == [

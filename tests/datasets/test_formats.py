@@ -33,7 +33,7 @@ def test_the_three_formats_read_the_same_rows(tmp_path):
         ("sft", {"messages": [{"role": "user", "content": "q"}]}, "no assistant message"),
         ("sft", {"messages": "hello"}, "field 'messages' must be a list of chat messages"),
         ("sft", {"prompt": "p", "response": None}, "missing required field 'response'"),
-        ("sft", {"prompt": "p", "response": ["x"]}, "field 'response' must be text, got list"),
+        ("sft", {"prompt": "p", "response": ["x"]}, "field 'response' must be text or a list of assistant messages"),
         ("sft", {"prompt": "   ", "response": "r"}, "field 'prompt' is empty"),
         ("sft", {"prompt": [{"role": "user", "content": "q"}], "response": "r"}, None),
         ("sft", {"prompt": [{"role": "robot", "content": "q"}], "response": "r"}, "not a list of chat messages"),

@@ -8,7 +8,8 @@ import pytest
 from pydantic import ValidationError
 
 from tests.datasets.files import WRITERS, clean_sft_rows, write_jsonl, write_parquet
-from training_platform.datafiles.table import read_mapped_rows
+from training_platform.contract.data import DataFormat
+from training_platform.datafiles.rows import read_rows
 from training_platform.datasets.audit import AuditOptions
 from training_platform.datasets.convert import ConvertRequest
 from training_platform.datasets.schemas import DatasetRegister, DatasetUpdate, DatasetUpload, DedupRequest
@@ -85,8 +86,10 @@ def test_broken_uploads_are_refused_with_rows_and_leave_nothing(platform, tmp_pa
     # The summary points at the full report, which lists every invalid row.
     with pytest.raises(InvalidInputError) as caught:
         upload(platform, tmp_path / "schema.parquet", "broken")
-    summary = caught.value.errors[-1].message
+    *_rows, summary, no_preset = [error.message for error in caught.value.errors]
     assert summary.startswith("24 of 24 rows are invalid; the first 20 are listed, all of them in /api/v1/")
+    # Rows in no shape the platform knows: each preset for the kind was tried, and says why it does not fit.
+    assert no_preset.startswith("no format preset fits these sft rows (alpaca: missing required field 'instruction'")
     report = json.loads(platform.datasets.report_path(summary.rsplit("/", 1)[1]).read_text())
     assert [p["row"] for p in report["problems"]] == list(range(1, 25))
 
@@ -95,7 +98,7 @@ def test_names_that_escape_the_data_directory_are_refused(platform, tmp_path):
     path = write_jsonl(tmp_path / "d.jsonl", clean_sft_rows())
     with pytest.raises(InvalidInputError, match="is not a plain file name"):
         upload(platform, path, "ok", filename="../../etc/passwd.jsonl")
-    with pytest.raises(InvalidInputError, match="must end in .json, .jsonl or .parquet"):
+    with pytest.raises(InvalidInputError, match="must end in .json, .jsonl, .parquet, .csv or .arrow"):
         upload(platform, path, "ok", filename="passwd")
     with pytest.raises(ValidationError, match="should match pattern"):
         DatasetUpload(name="../../etc/passwd", kind="sft", filename="d.jsonl")
@@ -160,8 +163,8 @@ def test_jobs_read_a_registered_dataset_through_its_field_mapping(platform, tmp_
         platform.jobs.create(JobCreate(**body, dataset_paths=["dataset:nope"]))
     job = platform.jobs.create(JobCreate(**body, dataset_paths=["dataset:qa"]))
     assert job.dataset_paths == [str(path)]
-    assert job.dataset_fields == {str(path): {"prompt": "question", "response": "answer"}}
-    first = read_mapped_rows(job.dataset_paths, job.dataset_fields)[0]
+    assert job.dataset_formats == {str(path): DataFormat(field_mapping={"prompt": "question", "response": "answer"})}
+    first = read_rows(job.dataset_paths, job.dataset_formats, "sft")[0]
     assert (first["prompt"], first["response"]) == (rows[0]["question"], rows[0]["answer"])
 
 

@@ -76,6 +76,7 @@ UNSAFE_ROUTES: dict[tuple[str, str], Access] = {
     ("POST", "/monitoring/{job}/metrics/import"): Access(action="imported", kind=ResourceKind.JOB, creates=True),
     ("POST", "/datasets"): Access(action="registered", kind=ResourceKind.DATASET, creates=True),
     ("POST", "/datasets/upload"): Access(action="registered", kind=ResourceKind.DATASET, creates=True),
+    ("POST", "/datasets/detect"): Access(viewers=True),  # reads the rows it is sent, changes nothing
     ("PATCH", "/datasets/{dataset}"): Access(action="changed"),
     ("DELETE", "/datasets/{dataset}"): Access(action="deleted", kind=ResourceKind.DATASET, deletes=True),
     ("POST", "/datasets/{dataset}/audit"): Access(),

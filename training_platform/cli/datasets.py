@@ -31,18 +31,33 @@ app = typer.Typer(help="Upload, audit, analyse, search and deduplicate datasets.
 DatasetArg = Annotated[str, typer.Argument(help="Dataset name or id.")]
 KindOpt = Annotated[str, typer.Option("--algorithm", "-a", help="sft, dpo, grpo, gspo, ppo or eval.")]
 FieldOpt = Annotated[
-    list[str], typer.Option("--field", help="Field mapping FIELD=COLUMN (e.g. prompt=question); repeatable.")
+    list[str],
+    typer.Option(
+        "--field", help="Field mapping FIELD=COLUMN or FIELD=a.dotted.path (e.g. prompt=question); repeatable."
+    ),
+]
+PresetOpt = Annotated[
+    str,
+    typer.Option(
+        help="Format preset: alpaca, sharegpt, openai, trl-prompt-completion, trl-preference, sharegpt-preference, "
+        "verl-rl, platform, or auto (detected)."
+    ),
+]
+TagOpt = Annotated[
+    list[str], typer.Option("--tag", help="Sharegpt tag KEY=VALUE (e.g. role_tag=role, user_tag=user); repeatable.")
 ]
 
 
 @app.command("upload")
 def upload_file(
-    file: Annotated[Path, typer.Argument(help="A .json, .jsonl or .parquet file.", exists=True, dir_okay=False)],
+    file: Annotated[Path, typer.Argument(help="A .json, .jsonl, .csv or .parquet file.", exists=True, dir_okay=False)],
     algorithm: KindOpt,
     name: Annotated[str | None, typer.Option(help="Dataset name (default: the file name without suffix).")] = None,
     description: Annotated[str, typer.Option(help="What the data is.")] = "",
     field: FieldOpt = [],  # noqa: B006
     label: Annotated[list[str], typer.Option(help="A label column for distributions; repeatable.")] = [],  # noqa: B006
+    preset: PresetOpt = "auto",
+    tag: TagOpt = [],  # noqa: B006
     allow_invalid_rows: Annotated[bool, typer.Option(help="Register even with invalid rows.")] = False,
 ) -> None:
     """Upload a file to the platform's data directory and register it (refused whole if it does not validate)."""
@@ -53,6 +68,8 @@ def upload_file(
         "description": description,
         "field": field,
         "label_fields": label,
+        "preset": preset,
+        "tag": tag,
         "allow_invalid_rows": allow_invalid_rows,
     }
     dataset = upload(
@@ -62,22 +79,32 @@ def upload_file(
     )
     console.print(
         f"registered dataset [bold]{dataset['name']}[/bold] ({dataset['id']}): {dataset['kind']}, "
-        f"{dataset['num_rows']} rows, {dataset['num_invalid']} invalid"
+        f"{dataset['num_rows']} rows, {dataset['num_invalid']} invalid, format {dataset['preset'] or 'platform'}"
     )
 
 
 @app.command()
 def register(
-    path: Annotated[Path, typer.Argument(help="A data file or a directory of data files on the server's disk.")],
+    path: Annotated[
+        Path,
+        typer.Argument(
+            help="A data file, a folder of data files, a save_to_disk folder or a hub snapshot, on the server's disk."
+        ),
+    ],
     algorithm: KindOpt,
     name: Annotated[str, typer.Option(help="Dataset name.")],
     description: Annotated[str, typer.Option(help="What the data is.")] = "",
     field: FieldOpt = [],  # noqa: B006
     label: Annotated[list[str], typer.Option(help="A label column; repeatable.")] = [],  # noqa: B006
+    preset: PresetOpt = "auto",
+    tag: TagOpt = [],  # noqa: B006
+    split: Annotated[
+        str | None, typer.Option(help="Of a folder holding splits, the one to register (default: train).")
+    ] = None,
     allow_invalid_rows: Annotated[bool, typer.Option(help="Register even with invalid rows.")] = False,
 ) -> None:
     """Register data already on disk where it is (the platform never deletes it)."""
-    from training_platform.datasets.schemas import field_assignments
+    from training_platform.datasets.schemas import field_assignments, sharegpt_tags
 
     body = {
         "name": name,
@@ -86,10 +113,16 @@ def register(
         "description": description,
         "field_mapping": field_assignments(field),
         "label_fields": label,
+        "preset": preset,
+        "tags": sharegpt_tags(tag).model_dump(),
+        "split": split,
         "allow_invalid_rows": allow_invalid_rows,
     }
     dataset = client().post("/datasets", json=body)
-    console.print(f"registered dataset [bold]{dataset['name']}[/bold] ({dataset['id']}): {dataset['num_rows']} rows")
+    console.print(
+        f"registered dataset [bold]{dataset['name']}[/bold] ({dataset['id']}): {dataset['num_rows']} rows, "
+        f"format {dataset['preset'] or 'platform'}"
+    )
 
 
 @app.command("list")
@@ -147,9 +180,12 @@ def preview(
     row: Annotated[int, typer.Argument(help="Row number (from 1).")],
     tokenizer: Annotated[str, typer.Option(help="Registered model, or a model/tokenizer directory.")],
     max_length: Annotated[int | None, typer.Option(help="Truncation length (default: the algorithm's).")] = None,
+    train_on: Annotated[
+        str, typer.Option(help="Which assistant turns train: all_assistant or last_assistant (an SFT job's train_on).")
+    ] = "all_assistant",
 ) -> None:
     """The row as the model sees it; the tokens that carry the loss are shown in green."""
-    params = {"tokenizer": tokenizer, **({"max_length": max_length} if max_length else {})}
+    params = {"tokenizer": tokenizer, "train_on": train_on, **({"max_length": max_length} if max_length else {})}
     found = client().get(f"/datasets/{dataset}/rows/{row}/preview", params=params)
     for sequence in found["sequences"]:
         console.print(f"[bold]{sequence['name']}[/bold]: {sequence['loss_tokens']} of {sequence['num_tokens']} tokens")

@@ -11,6 +11,7 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from training_platform.contract.data import LossTurns
 from training_platform.rewards import RewardSpec
 
 
@@ -149,6 +150,10 @@ class SFTParams(SupervisedParams):
     learning_rate: float = Field(default=2e-5, gt=0, le=1)
     batch_size: int = Field(default=16, gt=0, le=MAX_BATCH)
     micro_batch_size: int = Field(default=4, gt=0, le=MAX_BATCH)
+    train_on: LossTurns = Field(
+        default="all_assistant",
+        description="Which assistant turns of a conversation carry the loss: every one, or only the last.",
+    )
 
 
 class DPOParams(SupervisedParams):

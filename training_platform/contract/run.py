@@ -11,6 +11,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from training_platform.contract.data import DataFormat
 from training_platform.contract.health import HealthSettings
 from training_platform.contract.layout import JobLayout
 from training_platform.contract.params import Algorithm, AnyParams
@@ -23,8 +24,8 @@ class RunSpec(BaseModel):
     model_path: str
     dataset_paths: list[str]
     eval_dataset_path: str | None = None
-    # Field mapping of each data path that came from a registered dataset ({"prompt": "question"}).
-    dataset_fields: dict[str, dict[str, str]] = {}
+    # Data format of each data path that came from a registered dataset (a preset, a field mapping, a split).
+    dataset_formats: dict[str, DataFormat] = {}
     params: Annotated[AnyParams, Field(discriminator="algorithm")]
     output_dir: str
     run_mode: str = "local"

@@ -1,11 +1,13 @@
 """What each algorithm needs from a dataset row, and the check of a file.
 
-- sft:  prompt + response, or a chat `messages` list (roles system/user/assistant)
+- sft:  prompt + response, or a chat `messages` list (roles system/user/assistant/tool); optional `tools`
 - dpo:  prompt + chosen + rejected
 - grpo / gspo: prompt + the reward's answer field (`solution` by default); `data_source` labels the row
 - ppo:  prompt (+ data_source)
 - eval: prompt + reference (+ category)
-A prompt may be a string or a chat message list.
+A prompt may be a string or a chat message list; a response, chosen or rejected a string or a list of assistant
+messages. An assistant message may carry OpenAI-style `tool_calls` (its content then may be null or empty), a tool
+message `tool_call_id`/`name` (datafiles/presets.py: `chat_problem`, shared with the format presets).
 """
 
 from collections.abc import Iterable
@@ -15,27 +17,31 @@ from typing import Any
 
 import polars as pl
 
+from training_platform.contract.data import DataFormat
 from training_platform.datafiles.io import DEFAULT_LIMITS, DatasetFileError, ReadLimits, RowProblem
-from training_platform.datafiles.table import ROW, DatasetTable, apply_field_mapping, load_table
+from training_platform.datafiles.presets import chat_problem, tools_problem
+from training_platform.datafiles.rows import load_formatted
+from training_platform.datafiles.table import ROW, DatasetTable
 from training_platform.errors import FieldError
 
 DATASET_KINDS = ("sft", "dpo", "grpo", "gspo", "ppo", "eval")
-CHAT_ROLES = {"system", "user", "assistant", "tool"}
+COMPLETION_FIELDS = ("response", "chosen", "rejected")
 
 
 @dataclass(frozen=True)
 class Schema:
     text_fields: tuple[str, ...]
     alternative: "Schema | None" = None  # SFT accepts prompt/response or messages
+    optional: tuple[str, ...] = ()  # checked where a row has them
 
     def describe(self) -> str:
         names = " + ".join(self.text_fields)
         return f"{names} (or {self.alternative.describe()})" if self.alternative else names
 
 
-MESSAGES_SCHEMA = Schema(("messages",))
+MESSAGES_SCHEMA = Schema(("messages",), optional=("tools",))
 SCHEMAS: dict[str, Schema] = {
-    "sft": Schema(("prompt", "response"), alternative=MESSAGES_SCHEMA),
+    "sft": Schema(("prompt", "response"), alternative=MESSAGES_SCHEMA, optional=("tools",)),
     "dpo": Schema(("prompt", "chosen", "rejected")),
     "grpo": Schema(("prompt",)),
     "gspo": Schema(("prompt",)),
@@ -47,7 +53,7 @@ SCHEMAS: dict[str, Schema] = {
 def schema_for(kind: str, answer_fields: Iterable[str] = ()) -> Schema:
     base = SCHEMAS[kind]
     extra = tuple(name for name in answer_fields if name not in base.text_fields)
-    return Schema(base.text_fields + extra, base.alternative) if extra else base
+    return Schema(base.text_fields + extra, base.alternative, base.optional) if extra else base
 
 
 @dataclass
@@ -64,21 +70,22 @@ class ValidationReport:
         return self.num_invalid == 0 and self.num_rows > 0
 
 
-def _is_messages(value: Any) -> bool:
-    return (
-        isinstance(value, list)
-        and len(value) > 0
-        and all(
-            isinstance(m, dict) and m.get("role") in CHAT_ROLES and isinstance(m.get("content"), str) for m in value
-        )
-    )
+def _chat_field_problem(name: str, value: list[Any]) -> str | None:
+    """A chat list in a field: a prompt's or the messages' turns, or a completion's assistant messages."""
+    if not value:
+        return f"field '{name}' is empty"
+    completion = name in COMPLETION_FIELDS
+    if (problem := chat_problem(value, name, completion)) is None:
+        return None
+    what = "must be text or a list of assistant messages" if completion else "is not a list of chat messages"
+    return f"field '{name}' {what} with role/content: {' '.join(problem)}"
 
 
 def _field_problem(name: str, value: Any) -> str | None:
     if value is None:
         return f"missing required field '{name}'"
-    if name in ("prompt", "messages") and isinstance(value, list):
-        return None if _is_messages(value) else f"field '{name}' is not a list of chat messages with role/content"
+    if name in ("prompt", "messages", *COMPLETION_FIELDS) and isinstance(value, list):
+        return _chat_field_problem(name, value)
     if name == "messages":
         return f"field 'messages' must be a list of chat messages, got {type(value).__name__}"
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
@@ -88,13 +95,28 @@ def _field_problem(name: str, value: Any) -> str | None:
     return None
 
 
+def _tools_problem(value: Any) -> str | None:
+    if (problem := tools_problem(value)) is None:
+        return None
+    path, what = problem
+    return (
+        f"field 'tools' {what}" if path == "tools" else f"field 'tools' must be a list of tool schemas: {path} {what}"
+    )
+
+
+_OPTIONAL_CHECKS = {"tools": _tools_problem}
+
+
 def row_problem(row: dict[str, Any], schema: Schema) -> str | None:
     problems = [p for name in schema.text_fields if (p := _field_problem(name, row.get(name)))]
     if problems and schema.alternative is not None and row.get(schema.alternative.text_fields[0]) is not None:
         return row_problem(row, schema.alternative)
     if schema.text_fields == MESSAGES_SCHEMA.text_fields and not problems:
         if not any(m["role"] == "assistant" for m in row["messages"]):
-            return "field 'messages' has no assistant message to learn from"
+            problems.append("field 'messages' has no assistant message to learn from")
+    for name in schema.optional:
+        if row.get(name) is not None and (problem := _OPTIONAL_CHECKS[name](row[name])):
+            problems.append(problem)
     return "; ".join(problems) or None
 
 
@@ -118,9 +140,11 @@ def _suspect_rows(frame: pl.DataFrame, names: list[str]) -> pl.DataFrame:
 
 def table_problems(frame: pl.DataFrame, schema: Schema) -> list[RowProblem]:
     """Every row of the table that breaks the schema, in row order."""
-    # A row whose own fields are fine never falls back to the alternative schema, so only they decide suspicion.
-    suspects = _suspect_rows(frame, list(schema.text_fields))
-    names = list(schema.text_fields) + (list(schema.alternative.text_fields) if schema.alternative else [])
+    # A row whose own fields are fine never falls back to the alternative schema, so only they decide suspicion;
+    # an optional field (a list, never a plain column) puts every row under suspicion where any row has it.
+    optional = [name for name in schema.optional if name in frame.columns and frame[name].null_count() < frame.height]
+    suspects = frame if optional else _suspect_rows(frame, list(schema.text_fields))
+    names = list(schema.text_fields) + (list(schema.alternative.text_fields) if schema.alternative else []) + optional
     present = [name for name in names if name in suspects.columns]
     values = {name: suspects[name].to_list() for name in present}
     problems = []
@@ -140,14 +164,14 @@ def validate_file(
     kind: str,
     answer_fields: Iterable[str] = (),
     keep: int = 20,
-    field_mapping: dict[str, str] | None = None,
+    data_format: DataFormat = DataFormat(),
     limits: ReadLimits = DEFAULT_LIMITS,
 ) -> ValidationReport:
-    """Check every row; keep the first `keep` problems, count them all. Raises DatasetFileError for unreadable files."""
-    table = load_table(path, limits)
+    """Check every row through the file's data format; keep the first `keep` problems, count them all. Raises
+    DatasetFileError for unreadable files."""
+    table = load_formatted(path, data_format, kind, limits)
     if table.num_rows == 0:
         raise DatasetFileError(f"{path.name} has no rows")
-    table.frame = apply_field_mapping(table.frame, field_mapping or {})
     problems = validate_table(table, schema_for(kind, answer_fields))
     return ValidationReport(
         path=path,

@@ -1,14 +1,18 @@
-"""A dataset file as one columnar table (polars), for the checks and statistics that look at every row.
+"""A dataset file, or one split of a dataset folder, as one columnar table (polars), for the checks and statistics
+that look at every row.
 
-JSON Lines and Parquet load through Arrow's multi-threaded readers. When Arrow refuses a JSON Lines file
-(a broken line, a value whose type changes between rows, bad UTF-8) or skips blank lines (which would shift
-row numbers), the file is read again row by row, so that every unreadable row is named and the rest is kept.
+JSON Lines, CSV, Parquet and Arrow load through Arrow's readers. When Arrow refuses a JSON Lines file (a broken line,
+a value whose type changes between rows, bad UTF-8) or skips blank lines (which would shift row numbers), or a CSV
+file (a record whose fields do not match the header, bad UTF-8, a record longer than a block), the file is read
+again row by row, so that every unreadable row is named and the rest is kept. Every CSV column is text, an empty cell
+"" (datafiles/io.py).
 A column whose values cannot share one type (a prompt that is text in one row and a message list in another)
 is kept as Python objects rather than coerced.
 
 Arrow never sees a JSON line nested deeper than the limit (its reader would overflow the stack: the file is read
-row by row instead, and the line is reported), and a Parquet file is decoded a row group at a time, counting
-what it decoded to against the limit, after its metadata passed the same limit (datafiles/io.py).
+row by row instead, and the line is reported). A Parquet file is decoded a row group at a time and a CSV file a
+block at a time, counting what they decoded to against the limit; a Parquet or Arrow file's metadata passes the
+same limit before anything is decoded (datafiles/io.py).
 """
 
 from collections.abc import Iterable
@@ -25,13 +29,16 @@ from training_platform.datafiles.io import (
     DatasetFileError,
     ReadLimits,
     RowProblem,
+    csv_header,
     data_files,
     file_format,
     iter_rows,
+    open_arrow,
     open_parquet,
 )
 
 ROW = "__row__"  # 1-based row number in the file (line number for JSON Lines), kept through every filter
+_CSV_BLOCK = 1 << 24  # bytes pyarrow parses at once: a CSV record longer than this is read row by row
 
 
 @dataclass
@@ -45,10 +52,10 @@ class DatasetTable:
         return [name for name in self.frame.columns if name != ROW]
 
 
-def load_table(path: Path, limits: ReadLimits = DEFAULT_LIMITS) -> DatasetTable:
-    """Read a file, or a directory of files of one format (rows numbered on across its files)."""
+def load_table(path: Path, limits: ReadLimits = DEFAULT_LIMITS, *, split: str | None = None) -> DatasetTable:
+    """Read a file, or one split of a folder (`data_files`; rows numbered on across its files)."""
     parts = []
-    for file in data_files(path):
+    for file in data_files(path, split=split):
         part = _load_file(file, limits)
         if parts:
             offset = parts[-1].num_rows
@@ -69,6 +76,10 @@ def _load_file(path: Path, limits: ReadLimits) -> DatasetTable:
     kind = file_format(path)
     if kind == "parquet":
         return _numbered(_read_parquet(path, limits))
+    if kind == "arrow":
+        return _numbered(_read_arrow(path, limits))
+    if kind == "csv" and (table := _arrow_csv(path, limits)) is not None:
+        return table
     too_deep = kind == "jsonl" and has_deep_line(path, limits.max_json_depth)
     if kind == "jsonl" and not too_deep and (table := _arrow_jsonl(path)) is not None:
         return table
@@ -84,15 +95,52 @@ def _read_parquet(path: Path, limits: ReadLimits) -> pa.Table:
             # The metadata is the file's own word: what it really decodes to is counted as well.
             decoded += groups[-1].nbytes
             if decoded > limits.max_decoded_bytes:
-                raise DatasetFileError(
-                    f"{path.name} decodes to more than the limit of {limits.max_decoded_bytes} bytes "
-                    f"(PLATFORM_MAX_DECODED_BYTES)"
-                )
+                raise _over_limit(path, limits)
         return pa.concat_tables(groups) if groups else parquet.schema_arrow.empty_table()
     except DatasetFileError:
         raise
     except Exception as error:  # a footer that reads but data pages that do not
         raise DatasetFileError(f"{path.name} is not a readable Parquet file: {error}") from None
+
+
+def _over_limit(path: Path, limits: ReadLimits) -> DatasetFileError:
+    return DatasetFileError(
+        f"{path.name} decodes to more than the limit of {limits.max_decoded_bytes} bytes (PLATFORM_MAX_DECODED_BYTES)"
+    )
+
+
+def _read_arrow(path: Path, limits: ReadLimits) -> pa.Table:
+    reader = open_arrow(path, limits)
+    try:
+        return reader.read_all()
+    except Exception as error:  # metadata that reads but buffers that do not
+        raise DatasetFileError(f"{path.name} is not a readable Arrow file: {error}") from None
+
+
+def _arrow_csv(path: Path, limits: ReadLimits) -> DatasetTable | None:
+    """The fast path, or None when the file needs the row-by-row reader to report its rows exactly. Both parse
+    alike: quoted values may span lines, blank lines are no records, nothing is read as missing."""
+    import pyarrow.csv as pa_csv
+
+    header = csv_header(path)
+    batches, decoded = [], 0
+    try:
+        reader = pa_csv.open_csv(
+            path,
+            read_options=pa_csv.ReadOptions(block_size=_CSV_BLOCK),
+            parse_options=pa_csv.ParseOptions(newlines_in_values=True),
+            convert_options=pa_csv.ConvertOptions(
+                column_types={name: pa.string() for name in header}, null_values=[], strings_can_be_null=False
+            ),
+        )
+        for batch in reader:
+            decoded += batch.nbytes
+            if decoded > limits.max_decoded_bytes:
+                raise _over_limit(path, limits)
+            batches.append(batch)
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        return None
+    return _numbered(pa.Table.from_batches(batches, reader.schema))
 
 
 def _numbered(arrow: pa.Table) -> DatasetTable:

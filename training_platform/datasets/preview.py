@@ -1,14 +1,15 @@
 """Paged rows, and one row as the model sees it with the tokens that carry the loss highlighted.
 
-The row goes through the engine's own conversion (engines/trl/data.py: chat template → conversational
-prompt/completion) and is tokenized the way TRL 1.16 prepares its datasets — `trl.data_utils._tokenize` and
-`common_prefix_length`, the EOS added to plain-text completions, truncation to `max_length` keeping the start:
-- SFT (`SFTTrainer._prepare_dataset`, completion-only loss): the completion's tokens carry the loss.
+The row goes through the engine's own conversion (engines/trl/data.py) and is tokenized as the trainer receives it,
+truncated to `max_length` keeping the start:
+- SFT with a chat template: the conversation as engines/trl/data.py tokenizes it for both engines, the assistant
+  turns the job's `train_on` names carrying the loss; without one, the way TRL 1.16 prepares plain
+  prompt/completion text (`trl.data_utils._tokenize`, `common_prefix_length`, the EOS added to the completion).
 - DPO (`DPOTrainer._prepare_dataset` and `DataCollatorForPreference`): the chosen and the rejected completion,
   each after the shared prompt, carry it.
 - RL kinds learn from generated completions, so no token of the data carries the loss; the prompt is shown as
   the model receives it (with the generation prompt).
-tests/datasets/test_loss_mask.py builds the real trainers and compares token for token.
+tests/datasets/test_loss_mask.py builds the real trainers (and verl's SFT dataset) and compares token for token.
 """
 
 from itertools import groupby
@@ -16,6 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from training_platform.contract.data import LossTurns
 from training_platform.contract.params import Algorithm
 from training_platform.datafiles.io import RowProblem
 
@@ -60,6 +62,7 @@ class LossPreview(BaseModel):
     tokenizer: str
     chat_template: bool
     max_length: int
+    train_on: LossTurns
     sequences: list[Sequence]
 
 
@@ -93,19 +96,21 @@ def _with_eos(text: str, eos: str) -> str:
     return text if text.endswith(eos) else text + eos
 
 
-def _sft(tokenizer, example: dict[str, Any], max_length: int) -> list[Sequence]:
-    from trl.data_utils import _tokenize, common_prefix_length, is_conversational
+def _sft(tokenizer, row: dict[str, Any], max_length: int, train_on: LossTurns) -> list[Sequence]:
+    from training_platform.engines.trl.data import to_trl_row
 
-    if is_conversational(example):
-        prompt_ids = _tokenize(tokenizer, example["prompt"], add_generation_prompt=True)["input_ids"]
-        full_ids = _tokenize(tokenizer, example["prompt"] + example["completion"])["input_ids"]
+    example = to_trl_row(row, Algorithm.SFT, tokenizer, train_on)
+    if "input_ids" in example:  # a conversation, tokenized by the engine itself
+        ids, mask = example["input_ids"], example["assistant_masks"]
     else:
+        from trl.data_utils import _tokenize, common_prefix_length
+
         completion = _with_eos(example["completion"], tokenizer.eos_token)
         prompt_ids = _tokenize(tokenizer, example["prompt"])["input_ids"]
-        full_ids = _tokenize(tokenizer, example["prompt"] + completion)["input_ids"]
-    prompt_length = common_prefix_length(prompt_ids, full_ids)
-    mask = [0] * prompt_length + [1] * (len(full_ids) - prompt_length)
-    return [_sequence(tokenizer, "completion", full_ids, mask, max_length, dropped=False)]
+        ids = _tokenize(tokenizer, example["prompt"] + completion)["input_ids"]
+        prompt_length = common_prefix_length(prompt_ids, ids)
+        mask = [0] * prompt_length + [1] * (len(ids) - prompt_length)
+    return [_sequence(tokenizer, "completion", ids, mask, max_length, dropped=False)]
 
 
 def _dpo(tokenizer, example: dict[str, Any], max_length: int) -> list[Sequence]:
@@ -142,16 +147,22 @@ def _rl(tokenizer, row: dict[str, Any], max_length: int) -> list[Sequence]:
 
 
 def loss_preview(
-    number: int, row: dict[str, Any], kind: str, tokenizer, tokenizer_name: str, max_length: int
+    number: int,
+    row: dict[str, Any],
+    kind: str,
+    tokenizer,
+    tokenizer_name: str,
+    max_length: int,
+    train_on: LossTurns = "all_assistant",
 ) -> LossPreview:
-    """`row` has the platform's field names (field mapping applied) and passed validation."""
-    from training_platform.engines.trl.data import to_trl_row
+    """`row` is in the platform's shape (its data format applied) and passed validation."""
+    from training_platform.engines.trl.data import dpo_row
 
     chat = tokenizer.chat_template is not None
     if kind == "sft":
-        sequences = _sft(tokenizer, to_trl_row(row, Algorithm.SFT, chat), max_length)
+        sequences = _sft(tokenizer, row, max_length, train_on)
     elif kind == "dpo":
-        sequences = _dpo(tokenizer, to_trl_row(row, Algorithm.DPO, chat), max_length)
+        sequences = _dpo(tokenizer, dpo_row(row, chat), max_length)
     else:
         sequences = _rl(tokenizer, row, max_length)
     return LossPreview(
@@ -160,5 +171,6 @@ def loss_preview(
         tokenizer=tokenizer_name,
         chat_template=chat,
         max_length=max_length,
+        train_on=train_on,
         sequences=sequences,
     )

@@ -1,12 +1,14 @@
 """What the datasets API accepts and returns."""
 
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from training_platform.contract.data import PresetName, ShareGptTags
 from training_platform.datasets.audit import Finding
-from training_platform.errors import FieldError, InvalidInputError
+from training_platform.datasets.preview import RowOut
+from training_platform.errors import FieldError, InvalidInputError, field_errors_from_pydantic
 from training_platform.tasks import BackgroundTaskRead
 
 DatasetKind = Literal["sft", "dpo", "grpo", "gspo", "ppo", "eval"]
@@ -31,6 +33,14 @@ def field_assignments(entries: list[str], field: str = "field") -> dict[str, str
     return mapping
 
 
+def sharegpt_tags(entries: list[str]) -> ShareGptTags:
+    """`["role_tag=role", "user_tag=user"]` → a sharegpt preset's tags (how the CLI and the upload query spell them)."""
+    try:
+        return ShareGptTags(**field_assignments(entries, "tag"))
+    except ValidationError as error:
+        raise InvalidInputError(field_errors_from_pydantic(error, prefix="tag")) from None
+
+
 class DatasetFields(BaseModel):
     """The field configuration, shared by every way of registering a dataset."""
 
@@ -39,6 +49,15 @@ class DatasetFields(BaseModel):
     description: str = Field(default="", max_length=10_000)
     field_mapping: FieldMapping = Field(default_factory=dict)
     label_fields: list[str] = Field(default_factory=list, description="Columns whose value distribution matters.")
+    preset: PresetName | Literal["auto", "platform"] = Field(
+        default="auto",
+        description="The shape of the rows: a format preset, 'platform' (the platform's own fields), or 'auto': the "
+        "platform's own when the first rows fit them, else the one preset they fit.",
+    )
+    tags: ShareGptTags = Field(default_factory=ShareGptTags, description="A sharegpt preset's keys and role tags.")
+    split: str | None = Field(
+        default=None, max_length=100, description="Of a folder holding splits, the one to register (default: train)."
+    )
     allow_invalid_rows: bool = Field(
         default=False, description="Register even if some rows are invalid (they are counted and audited)."
     )
@@ -83,6 +102,9 @@ class DatasetRead(BaseModel):
     original_filename: str | None
     columns: list[str]
     field_mapping: dict[str, str]
+    preset: str | None
+    tags: dict[str, str] | None
+    split: str | None
     label_fields: list[str]
     parent_id: str | None
     lineage_id: str | None
@@ -128,3 +150,28 @@ class DedupRequest(BaseModel):
         default=None, gt=0, le=1, description="Cosine (semantic, default 0.9) or Jaccard (near, default 0.8)."
     )
     name: DatasetName | None = Field(default=None, description="Name of the new version (default '<name>-dedup').")
+
+
+class DetectRequest(BaseModel):
+    """The first rows of a file, read by the client, to propose its format before the file is sent."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: DatasetKind
+    rows: list[dict[str, Any]] = Field(min_length=1, max_length=100)
+    field_mapping: FieldMapping = Field(default_factory=dict)
+    tags: ShareGptTags = Field(default_factory=ShareGptTags)
+
+
+class PresetTried(BaseModel):
+    preset: str
+    problem: str | None  # None: every row fits it
+
+
+class DetectResult(BaseModel):
+    preset: str | None  # the format the rows would register with: None for the platform's own fields
+    detected: bool  # False: no single format fits (`message` says why); the rows are shown as the platform reads them
+    message: str | None
+    tried: list[PresetTried]
+    rows: list[RowOut]  # each row in the platform's shape, or why it cannot be read
+    unused_columns: list[str]  # columns nothing will read

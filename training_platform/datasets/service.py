@@ -16,8 +16,9 @@ import polars as pl
 
 from training_platform.common.paths import OUTSIDE_ROOTS
 from training_platform.common.progress import ProgressCallback
+from training_platform.contract.data import DataFormat, LossTurns, ShareGptTags
 from training_platform.contract.params import Algorithm, parse_params
-from training_platform.datafiles.formats import row_problem_errors, schema_for, validate_table
+from training_platform.datafiles.formats import row_problem, row_problem_errors, schema_for, validate_table
 from training_platform.datafiles.io import (
     DATASET_REFERENCE,
     DatasetFileError,
@@ -25,18 +26,21 @@ from training_platform.datafiles.io import (
     RowProblem,
     checked_data_path,
     checked_path,
+    data_files,
     dataset_format,
     iter_rows,
 )
-from training_platform.datafiles.table import (
-    ROW,
-    DatasetTable,
-    apply_field_mapping,
-    load_table,
-    map_row,
-    text_frame,
-    with_text,
+from training_platform.datafiles.presets import (
+    Detection,
+    RowFormatError,
+    detect_presets,
+    no_preset_fits_message,
+    normalise_row,
+    preset_problem,
+    unused_columns,
 )
+from training_platform.datafiles.rows import apply_format, row_wise, sample_rows
+from training_platform.datafiles.table import ROW, DatasetTable, load_table, text_frame, with_text
 from training_platform.datasets.audit import (
     AuditOptions,
     AuditReport,
@@ -55,6 +59,9 @@ from training_platform.datasets.schemas import (
     DatasetUpdate,
     DatasetUpload,
     DedupRequest,
+    DetectRequest,
+    DetectResult,
+    PresetTried,
     TaskRead,
 )
 from training_platform.datasets.stats import DatasetStats, dataset_stats, label_fields_of
@@ -65,11 +72,13 @@ from training_platform.datasets.vectors import Embedder, SearchHit, SemanticInde
 from training_platform.db.tables import DatasetTask, RegisteredDataset
 from training_platform.errors import ConflictError, FieldError, InvalidInputError, NotFoundError
 from training_platform.models.service import ModelService
+from training_platform.rewards import RewardSpec
 from training_platform.tasks import TaskRunner
 
 REPORT_ROUTE = "/api/v1/datasets/reports"
 PREVIEW_FINDINGS = 50
 PREVIEW_ROWS = 20
+DETECTION_ROWS = 100  # the rows a format is detected from
 
 
 class DatasetService:
@@ -109,16 +118,16 @@ class DatasetService:
         """A file or directory already on disk, registered where it is."""
         path = checked_data_path(request.path, self.path_roots, "path")
         self._check_name_free(request.name)
-        table = self._read(path, "path")
+        table = self._read(path, "path", split=request.split)
         checked = self._check(table, request.kind, request, path.name, "path")
         dataset = RegisteredDataset(
             id=uuid.uuid4().hex,
             name=request.name,
             path=str(path),
             kind=request.kind,
-            file_format=dataset_format(path),
-            size_bytes=_size(path),
-            content_hash=self._unique_hash(content_hash(path)),
+            file_format=dataset_format(path, split=request.split),
+            size_bytes=_size(path, request.split),
+            content_hash=self._unique_hash(content_hash(path, request.split)),
             source="path",
             **checked,
         )
@@ -167,9 +176,9 @@ class DatasetService:
                 f"dataset '{dataset.name}' cannot be read any more: its path is {OUTSIDE_ROOTS}"
             ) from None
 
-    def _read(self, path: Path, field: str, shown_as: str | None = None) -> DatasetTable:
+    def _read(self, path: Path, field: str, shown_as: str | None = None, split: str | None = None) -> DatasetTable:
         try:
-            table = load_table(path, self.limits)
+            table = load_table(path, self.limits, split=split)
         except DatasetFileError as error:
             message = str(error).replace(path.name, shown_as) if shown_as else str(error)
             raise InvalidInputError([FieldError(field, message)]) from None
@@ -178,19 +187,62 @@ class DatasetService:
         return table
 
     def _check(self, table: DatasetTable, kind: str, fields: DatasetFields, file_name: str, field: str) -> dict:
-        """Field configuration and rows checked; the values the dataset row gets from them."""
+        """Field configuration and rows checked, through the data format (a preset chosen when asked to detect one);
+        the values the dataset row gets from them."""
         self._check_fields(table.columns, fields.field_mapping, fields.label_fields)
-        table.frame = apply_field_mapping(table.frame, fields.field_mapping)
+        data_format, no_preset = self._data_format(table, kind, fields)
+        raw_columns = table.columns
+        table = apply_format(table, data_format, kind)
         problems = validate_table(table, schema_for(kind))
         if problems and not fields.allow_invalid_rows:
-            raise InvalidInputError(self._problem_errors(problems, table.num_rows, file_name, field))
+            errors = self._problem_errors(problems, table.num_rows, file_name, field)
+            raise InvalidInputError(errors + ([FieldError("preset", no_preset)] if no_preset else []))
         return dict(
             num_rows=table.num_rows,
             num_invalid=len(problems),
-            columns=table.columns,
+            columns=raw_columns,
             field_mapping=fields.field_mapping,
+            preset=data_format.preset,
+            tags=None if data_format.tags == ShareGptTags() else data_format.tags.model_dump(),
+            split=fields.split,
             label_fields=fields.label_fields,
             description=fields.description,
+        )
+
+    def _data_format(self, table: DatasetTable, kind: str, fields: DatasetFields) -> tuple[DataFormat, str | None]:
+        """The format the request names; for "auto", the platform's own when the first rows fit it, else the one
+        preset they fit. When none or several do, the platform's own, with why no preset was chosen (said next to
+        the rows' own problems)."""
+        chosen = None if fields.preset in ("auto", "platform") else fields.preset
+        data_format = DataFormat(
+            preset=chosen, field_mapping=fields.field_mapping, tags=fields.tags, split=fields.split
+        )
+        if problem := preset_problem(data_format, kind):
+            raise InvalidInputError([FieldError("preset", problem)])
+        if fields.preset != "auto":
+            return data_format, None
+        sample = DatasetTable(table.frame.head(DETECTION_ROWS), [], min(table.num_rows, DETECTION_ROWS))
+        data_format, detection = choose_format(sample_rows(sample), kind, data_format)
+        return data_format, _no_preset(detection)
+
+    def detect(self, request: DetectRequest) -> DetectResult:
+        """The format a file's first rows would register with, and those rows as the engines would receive them."""
+        base = DataFormat(field_mapping=request.field_mapping, tags=request.tags)
+        data_format, detection = choose_format(request.rows, request.kind, base)
+        rows = []
+        for number, row in enumerate(request.rows, start=1):
+            try:
+                rows.append(row_out(number, normalise_row(row, data_format, request.kind)))
+            except RowFormatError as error:
+                rows.append(row_out(number, RowProblem(number, str(error))))
+        columns = list(dict.fromkeys(name for row in request.rows for name in row))
+        return DetectResult(
+            preset=data_format.preset,
+            detected=detection is None or detection.detected is not None,
+            message=_no_preset(detection),
+            tried=[PresetTried(preset=name, problem=problem) for name, problem in detection.tried] if detection else [],
+            rows=rows,
+            unused_columns=unused_columns(columns, data_format, request.kind),
         )
 
     @staticmethod
@@ -198,7 +250,7 @@ class DatasetService:
         errors = []
         available = ", ".join(columns) or "none"
         for target, source in mapping.items():
-            if source not in columns:
+            if source not in columns and source.split(".", 1)[0] not in columns:
                 errors.append(FieldError(f"field_mapping.{target}", f"no column '{source}' (columns: {available})"))
         for index, label in enumerate(labels):
             if label not in columns and label not in mapping:
@@ -261,7 +313,7 @@ class DatasetService:
         self._check_fields(dataset.columns, mapping, labels)
         changes = dict(field_mapping=mapping, label_fields=labels)
         if mapping != dataset.field_mapping:
-            table = self._table(dataset, mapping)
+            table = self._table(dataset, _data_format(dataset).model_copy(update={"field_mapping": mapping}))
             problems = validate_table(table, schema_for(dataset.kind))
             if len(problems) > dataset.num_invalid:
                 raise InvalidInputError(self._problem_errors(problems, table.num_rows, Path(dataset.path).name))
@@ -279,35 +331,50 @@ class DatasetService:
         if dataset.source != "path":
             self.storage.remove_dataset_files(dataset.id)
 
-    def _table(self, dataset: RegisteredDataset, mapping: dict[str, str] | None = None) -> DatasetTable:
+    def _raw_table(self, dataset: RegisteredDataset) -> DatasetTable:
+        """The rows as the file has them."""
         path = self._stored_path(dataset)
         try:
-            table = load_table(path, self.limits)
+            return load_table(path, self.limits, split=dataset.split)
         except DatasetFileError as error:
             raise ConflictError(f"dataset '{dataset.name}' cannot be read any more: {error}") from None
-        table.frame = apply_field_mapping(table.frame, dataset.field_mapping if mapping is None else mapping)
-        return table
 
-    def rows(self, name_or_id: str, offset: int, limit: int) -> RowsPage:
+    def _table(self, dataset: RegisteredDataset, data_format: DataFormat | None = None) -> DatasetTable:
+        """The rows in the platform's shape, through the dataset's format (or `data_format`)."""
+        return apply_format(self._raw_table(dataset), data_format or _data_format(dataset), dataset.kind)
+
+    def rows(self, name_or_id: str, offset: int, limit: int, normalised: bool = False) -> RowsPage:
+        """Rows as the file has them, or (`normalised`) in the platform's shape, as the engines receive them."""
         dataset = self.store.find(name_or_id)
+        data_format = _data_format(dataset)
         found = []
-        for number, row in iter_rows(self._stored_path(dataset), offset + 1, self.limits):
+        for number, row in iter_rows(self._stored_path(dataset), offset + 1, self.limits, split=dataset.split):
+            if normalised and not isinstance(row, RowProblem):
+                try:
+                    row = normalise_row(row, data_format, dataset.kind)
+                except RowFormatError as error:
+                    row = RowProblem(number, str(error))
             found.append(row_out(number, row))
             if len(found) == limit:
                 break
         return RowsPage(total=dataset.num_rows, offset=offset, rows=found)
 
-    def preview(self, name_or_id: str, row: int, tokenizer: str, max_length: int | None) -> LossPreview:
+    def preview(
+        self, name_or_id: str, row: int, tokenizer: str, max_length: int | None, train_on: LossTurns = "all_assistant"
+    ) -> LossPreview:
         dataset = self.store.find(name_or_id)
-        found = next(iter_rows(self._stored_path(dataset), row, self.limits), None)
+        found = next(iter_rows(self._stored_path(dataset), row, self.limits, split=dataset.split), None)
         if found is None or found[0] != row:
             raise NotFoundError(f"dataset '{dataset.name}' has no row {row} (rows are numbered from 1)")
         if isinstance(found[1], RowProblem):
             raise InvalidInputError([FieldError("row", found[1].message, row=row)])
-        mapped = map_row(found[1], dataset.field_mapping)
+        try:
+            platform_row = normalise_row(found[1], _data_format(dataset), dataset.kind)
+        except RowFormatError as error:
+            raise InvalidInputError([FieldError("row", str(error), row=row)]) from None
         path = self._tokenizer_path(tokenizer)
         length = max_length or _default_max_length(dataset.kind)
-        return loss_preview(row, mapped, dataset.kind, load_tokenizer(path), path, length)
+        return loss_preview(row, platform_row, dataset.kind, load_tokenizer(path), path, length, train_on)
 
     def _tokenizer_path(self, tokenizer: str | None) -> str | None:
         """A registered model's directory, or the path as given; under the data roots either way."""
@@ -374,7 +441,8 @@ class DatasetService:
     # ---- vectors: search and deduplication -------------------------------------------------------------
 
     def _semantic_index(self, dataset: RegisteredDataset) -> SemanticIndex:
-        content = f"{dataset.content_hash or dataset.id}:{dataset.field_mapping.get('prompt', 'prompt')}"
+        prompt = dataset.field_mapping.get("prompt", "prompt")
+        content = f"{dataset.content_hash or dataset.id}:{dataset.preset or 'platform'}:{prompt}"
         return SemanticIndex(self.vectors, self.embedder, _collection(dataset), content)
 
     def _prompts(self, dataset: RegisteredDataset) -> tuple[list[int], list[str]]:
@@ -411,8 +479,9 @@ class DatasetService:
         self._check_name_free(name)
 
         def work(progress: ProgressCallback) -> dict:
-            table = self._table(dataset, mapping={})  # the new version keeps the file's own columns
-            texts = text_frame(apply_field_mapping(table.frame, dataset.field_mapping), dataset.kind)
+            table = self._raw_table(dataset)  # the new version keeps the file's own columns
+            formatted = apply_format(DatasetTable(table.frame, [], table.num_rows), _data_format(dataset), dataset.kind)
+            texts = text_frame(formatted.frame, dataset.kind)
             groups = self._duplicate_groups(dataset, texts, request, progress)
             removed = {row for group in groups for row in group[1:]}
             if not removed:
@@ -448,21 +517,23 @@ class DatasetService:
         table = self._table(dataset)
         invalid = {p.row for p in validate_table(table, schema_for(dataset.kind))}
         valid = table.frame.filter(~pl.col(ROW).is_in(sorted(invalid)))
-        layout = trl_layout(valid, dataset.field_mapping)
+        layout = trl_layout(valid, {} if row_wise(_data_format(dataset)) else dataset.field_mapping)
         if any(dtype == pl.Object for dtype in layout.dtypes):
             raise InvalidInputError(
                 [FieldError("format", "a column mixes value types (text and lists); Parquet needs one type per column")]
             )
         note = f"converted to the {request.format} layout ({len(invalid)} invalid rows left out)"
         if request.validation_fraction == 0:
-            return [_dataset_read(self._derive(dataset, layout, name, note, field_mapping={}))]
+            return [_dataset_read(self._derive(dataset, layout, name, note, platform_format=True))]
         train, validation = split(layout, request.validation_fraction, request.seed)
         parts = {"train": train, "validation": validation}
         for part in parts:
             self._check_name_free(f"{name}-{part}")
         share = f"split {1 - request.validation_fraction:g}/{request.validation_fraction:g}, seed {request.seed}"
         return [
-            _dataset_read(self._derive(dataset, frame, f"{name}-{part}", f"{note}; {share}: {part}", field_mapping={}))
+            _dataset_read(
+                self._derive(dataset, frame, f"{name}-{part}", f"{note}; {share}: {part}", platform_format=True)
+            )
             for part, frame in parts.items()
         ]
 
@@ -472,9 +543,10 @@ class DatasetService:
         frame: pl.DataFrame,
         name: str,
         derivation: str,
-        field_mapping: dict[str, str] | None = None,
+        platform_format: bool = False,
     ) -> RegisteredDataset:
-        """A new version of `parent` holding `frame`'s rows."""
+        """A new version of `parent` holding `frame`'s rows: in the parent's format, or in the platform's own
+        (`platform_format`: the rows were converted)."""
         self._check_name_free(name)
         suffix = suffix_for(frame)
         staged = self.storage.new_file(suffix)
@@ -495,7 +567,9 @@ class DatasetService:
                 content_hash=digest,
                 source="derived",
                 columns=[c for c in frame.columns if c != ROW],
-                field_mapping=parent.field_mapping if field_mapping is None else field_mapping,
+                field_mapping={} if platform_format else parent.field_mapping,
+                preset=None if platform_format else parent.preset,
+                tags=None if platform_format else parent.tags,
                 label_fields=parent.label_fields,
                 parent_id=parent.id,
                 lineage_id=parent.lineage_id,
@@ -508,11 +582,48 @@ class DatasetService:
 
     # ---- jobs ------------------------------------------------------------------------------------------
 
-    def resolve(self, reference: str) -> tuple[str, dict[str, str]]:
-        """A job's `dataset:<name or id>` entry → the dataset's path and its field mapping."""
+    def resolve(self, reference: str) -> tuple[str, DataFormat]:
+        """A job's `dataset:<name or id>` entry → the dataset's path and its data format."""
         dataset = self.store.find(reference.removeprefix(DATASET_REFERENCE))
         self._stored_path(dataset)
-        return dataset.path, dataset.field_mapping
+        return dataset.path, _data_format(dataset)
+
+
+def _fits(row: dict, data_format: DataFormat, kind: str) -> bool:
+    # Rule-rewarded rows fit the platform's fields with the default answer field: verl's layout nests the answer.
+    answers = [RewardSpec().answer_field] if kind in ("grpo", "gspo") else []
+    try:
+        return row_problem(normalise_row(row, data_format, kind), schema_for(kind, answers)) is None
+    except RowFormatError:
+        return False
+
+
+def choose_format(rows: list[dict], kind: str, base: DataFormat) -> tuple[DataFormat, Detection | None]:
+    """The platform's own fields when every row fits them (no detection needed); else the one preset every row
+    fits, with the detection; else the platform's own, with the detection that says why no preset was chosen when
+    no row fits the platform's fields either (when some do, the others are rows with problems, said row by row)."""
+    fitting = sum(_fits(row, base, kind) for row in rows)
+    if fitting == len(rows):
+        return base, None
+    detection = detect_presets(rows, kind, base)
+    if detection.detected is None:
+        return base, None if fitting else detection
+    return base.model_copy(update={"preset": detection.detected}), detection
+
+
+def _no_preset(detection: Detection | None) -> str | None:
+    if detection is None or detection.detected is not None or not detection.tried:
+        return None
+    return no_preset_fits_message(detection)
+
+
+def _data_format(dataset: RegisteredDataset) -> DataFormat:
+    return DataFormat(
+        preset=dataset.preset,
+        field_mapping=dataset.field_mapping,
+        tags=ShareGptTags.model_validate(dataset.tags or {}),
+        split=dataset.split,
+    )
 
 
 def _dataset_read(dataset: RegisteredDataset) -> DatasetRead:
@@ -527,8 +638,8 @@ def _collection(dataset: RegisteredDataset) -> str:
     return f"dataset_{dataset.id}"
 
 
-def _size(path: Path) -> int:
-    return path.stat().st_size if path.is_file() else sum(p.stat().st_size for p in path.iterdir() if p.is_file())
+def _size(path: Path, split: str | None = None) -> int:
+    return sum(file.stat().st_size for file in data_files(path, split=split))
 
 
 def _default_max_length(kind: str) -> int:

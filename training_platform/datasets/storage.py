@@ -16,7 +16,7 @@ import uuid
 from pathlib import Path
 
 from training_platform.common.files import write_json_atomic
-from training_platform.datafiles.io import SUPPORTED_SUFFIXES, data_files
+from training_platform.datafiles.io import SUPPORTED_SUFFIXES, SUPPORTED_TYPES, data_files
 from training_platform.errors import FieldError, InvalidInputError, TooLargeError
 
 _PLAIN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._ -]{0,199}$")
@@ -30,18 +30,18 @@ def plain_file_name(name: str, field: str = "filename") -> str:
             [FieldError(field, f"{name!r} is not a plain file name (letters, digits, '.', '_', '-', space; no path)")]
         )
     if Path(name).suffix.lower() not in SUPPORTED_SUFFIXES:
-        raise InvalidInputError([FieldError(field, f"{name!r} must end in .json, .jsonl or .parquet")])
+        raise InvalidInputError([FieldError(field, f"{name!r} must end in {SUPPORTED_TYPES}")])
     return name
 
 
-def content_hash(path: Path) -> str:
-    """sha256 of a file, or of a directory's data files (names and contents, in name order)."""
-    files = data_files(path)
+def content_hash(path: Path, split: str | None = None) -> str:
+    """sha256 of a file, or of the data files of a folder's split (names and contents, in reading order)."""
+    files = data_files(path, split=split)
     if path.is_file():
         return _file_hash(path)
     digest = hashlib.sha256()
     for file in files:
-        digest.update(f"{file.name}\0{_file_hash(file)}\n".encode())
+        digest.update(f"{file.relative_to(path)}\0{_file_hash(file)}\n".encode())
     return digest.hexdigest()
 
 

@@ -24,8 +24,9 @@ class Job(SQLModel, table=True):
     run_mode: str = Field(default="local", max_length=16)
     model_path: str = Field(sa_type=Text)
     dataset_paths: list[str] = Field(sa_column=Column(JSON, nullable=False))
-    # Field mapping per data file that came from a registered dataset (`dataset:<name>`), applied when read.
-    dataset_fields: dict[str, dict[str, str]] = Field(
+    # Data format per data file that came from a registered dataset (`dataset:<name>`), applied when read: a
+    # contract.data.DataFormat as JSON (preset, field mapping, sharegpt tags, split).
+    dataset_formats: dict[str, dict] = Field(
         default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}")
     )
     eval_dataset_path: str | None = Field(default=None, sa_type=Text)
@@ -106,6 +107,11 @@ class RegisteredDataset(SQLModel, table=True):
         default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}")
     )
     label_fields: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False, server_default="[]"))
+    # The shape of the rows (contract/data.py): a format preset (None: the platform's own), a sharegpt preset's
+    # tags (None: LLaMA-Factory's defaults), and the split of a folder that holds several.
+    preset: str | None = Field(default=None, max_length=40)
+    tags: dict[str, str] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    split: str | None = Field(default=None, max_length=100)
     # Versions: a derived dataset (dedup, conversion, split) points at its parent; all share the root's lineage.
     parent_id: str | None = Field(
         default=None,

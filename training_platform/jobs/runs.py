@@ -25,7 +25,7 @@ def run_spec(job: Job, cpu_threads: int = 0, runner: Runner | None = None) -> Ru
         model_path=job.model_path,
         dataset_paths=job.dataset_paths,
         eval_dataset_path=job.eval_dataset_path,
-        dataset_fields=job.dataset_fields,
+        dataset_formats=job.dataset_formats,
         params=parse_params(Algorithm(job.algorithm), job.params),
         output_dir=job.output_dir,
         run_mode=job.run_mode,

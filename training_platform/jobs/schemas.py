@@ -5,6 +5,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from training_platform.contract.data import DataFormat
 from training_platform.contract.health import HealthSettings
 from training_platform.contract.params import Algorithm
 from training_platform.contract.status import TrainingStatus
@@ -61,7 +62,7 @@ class JobRead(BaseModel):
     run_mode: str
     model_path: str
     dataset_paths: list[str]
-    dataset_fields: dict[str, dict[str, str]]
+    dataset_formats: dict[str, DataFormat]
     eval_dataset_path: str | None
     params: dict[str, Any]
     status: JobStatus

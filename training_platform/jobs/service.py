@@ -10,6 +10,7 @@ from pydantic import TypeAdapter, ValidationError
 from training_platform.common.files import tail_lines
 from training_platform.common.progress import ProgressCallback
 from training_platform.contract import control
+from training_platform.contract.data import DataFormat
 from training_platform.contract.params import Algorithm, PPOParams, RuleRewardParams, TrainingParams, parse_params
 from training_platform.contract.status import load_status
 from training_platform.datafiles.formats import row_problem_errors, validate_file
@@ -50,7 +51,7 @@ from training_platform.rewards import RewardConfigError, validate_reward_spec
 from training_platform.tasks import TaskRunner
 
 # `dataset:<name or id>` → the registered dataset's path and field mapping.
-Source = tuple[str, dict[str, str]]
+Source = tuple[str, DataFormat]
 DatasetResolver = Callable[[str], Source]
 
 
@@ -108,7 +109,11 @@ class JobService:
             run_mode=request.run_mode,
             model_path=_absolute(request.model_path),
             dataset_paths=[path for path, _ in train],
-            dataset_fields={path: fields for path, fields in [*train, *([evaluation] if evaluation else [])] if fields},
+            dataset_formats={
+                path: data_format.model_dump(mode="json", exclude_defaults=True)
+                for path, data_format in [*train, *([evaluation] if evaluation else [])]
+                if data_format != DataFormat()
+            },
             eval_dataset_path=evaluation[0] if evaluation else None,
             params=params.model_dump(mode="json", exclude={"algorithm"}),
             health_settings=request.health.model_dump(mode="json"),
@@ -128,14 +133,14 @@ class JobService:
         return self.start(job.id) if request.start else self.view(job)
 
     def _data_sources(self, request: JobCreate) -> tuple[list[Source | None], Source | None, list[FieldError]]:
-        """Each data entry as (absolute path, field mapping), registered datasets with their own mapping; None for
+        """Each data entry as (absolute path, data format), registered datasets with their own format; None for
         an entry that is refused (outside the data roots, an unknown dataset), with why."""
         errors: list[FieldError] = []
 
         def source(field: str, entry: str) -> Source | None:
             try:
                 if not entry.startswith(DATASET_REFERENCE):
-                    return str(checked_data_path(entry, self.path_roots, field)), {}
+                    return str(checked_data_path(entry, self.path_roots, field)), DataFormat()
                 return self.resolve_dataset(entry)
             except InvalidInputError as error:
                 errors.extend(error.errors)
@@ -193,12 +198,12 @@ class JobService:
         return params
 
     def _check_dataset(
-        self, field: str, path: str, fields: dict[str, str], kind: str, answer_fields: list[str]
+        self, field: str, path: str, data_format: DataFormat, kind: str, answer_fields: list[str]
     ) -> tuple[list[FieldError], set[str] | None]:
-        """Row problems of one file (read through its field mapping) as field errors, and the columns it has."""
+        """Row problems of one file (read through its data format) as field errors, and the columns it has."""
         try:
             report = validate_file(
-                Path(path), kind, answer_fields, keep=self.error_limit, field_mapping=fields, limits=self.limits
+                Path(path), kind, answer_fields, keep=self.error_limit, data_format=data_format, limits=self.limits
             )
         except DatasetFileError as error:
             return [FieldError(field, str(error))], None

@@ -1,12 +1,13 @@
 """/api/v1/datasets: HTTP in, service calls out. Uploads stream the request body straight to the staging file."""
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Path, Query, Request, Response, status
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse
 
 from training_platform.api.deps import PlatformDep
+from training_platform.contract.data import LossTurns, PresetName
 from training_platform.contract.params import MAX_SEQUENCE_LENGTH, MAX_STEPS
 from training_platform.datasets.audit import AuditOptions
 from training_platform.datasets.convert import ConvertRequest
@@ -20,11 +21,14 @@ from training_platform.datasets.schemas import (
     DatasetUpdate,
     DatasetUpload,
     DedupRequest,
+    DetectRequest,
+    DetectResult,
     IndexState,
     SearchHitOut,
     SearchRequest,
     TaskRead,
     field_assignments,
+    sharegpt_tags,
 )
 from training_platform.datasets.stats import DatasetStats
 
@@ -42,6 +46,13 @@ def register_dataset(body: DatasetRegister, platform: PlatformDep) -> DatasetRea
     return platform.datasets.register(body)
 
 
+@router.post("/detect")
+def detect_format(body: DetectRequest, platform: PlatformDep) -> DetectResult:
+    """The format a file's first rows would register with (read by the client before it sends the file), with
+    those rows as the engines would receive them."""
+    return platform.datasets.detect(body)
+
+
 @router.post("/upload", status_code=status.HTTP_201_CREATED)
 async def upload_dataset(
     request: Request,
@@ -54,6 +65,10 @@ async def upload_dataset(
     description: Annotated[str, Query(max_length=10_000)] = "",
     field: Annotated[list[str], Query(description="Field mapping entries FIELD=COLUMN, e.g. prompt=question.")] = [],  # noqa: B006
     label_fields: Annotated[list[str], Query()] = [],  # noqa: B006 (FastAPI copies it)
+    preset: Annotated[
+        PresetName | Literal["auto", "platform"], Query(description="The rows' format preset; auto detects it.")
+    ] = "auto",
+    tag: Annotated[list[str], Query(description="Sharegpt tags KEY=VALUE, e.g. role_tag=role.")] = [],  # noqa: B006
     allow_invalid_rows: bool = False,
 ) -> DatasetRead:
     """The request body is the file itself (any content type), streamed to disk; it is registered only if it
@@ -65,6 +80,8 @@ async def upload_dataset(
         description=description,
         field_mapping=field_assignments(field),
         label_fields=label_fields,
+        preset=preset,
+        tags=sharegpt_tags(tag),
         allow_invalid_rows=allow_invalid_rows,
     )
     await run_in_threadpool(platform.datasets.check_upload, upload)
@@ -109,8 +126,11 @@ def dataset_rows(
     platform: PlatformDep,
     offset: Annotated[int, Query(ge=0, le=MAX_STEPS)] = 0,
     limit: Annotated[int, Query(ge=1, le=500)] = 20,
+    normalised: Annotated[
+        bool, Query(description="The rows in the platform's shape, through the dataset's format preset.")
+    ] = False,
 ) -> RowsPage:
-    return platform.datasets.rows(dataset, offset, limit)
+    return platform.datasets.rows(dataset, offset, limit, normalised)
 
 
 @router.get("/{dataset}/rows/{row}/preview")
@@ -123,9 +143,12 @@ def row_preview(
         Query(min_length=1, max_length=4096, description="Registered model, or a model/tokenizer directory."),
     ],
     max_length: Annotated[int | None, Query(ge=1, le=MAX_SEQUENCE_LENGTH)] = None,
+    train_on: Annotated[LossTurns, Query(description="The SFT job's loss policy: which assistant turns train.")] = (
+        "all_assistant"
+    ),
 ) -> LossPreview:
     """The row after the chat template, token by token, with the tokens that carry the loss marked."""
-    return platform.datasets.preview(dataset, row, tokenizer, max_length)
+    return platform.datasets.preview(dataset, row, tokenizer, max_length, train_on)
 
 
 @router.get("/{dataset}/stats")

@@ -21,10 +21,10 @@ from torch import serialization
 from transformers import AutoModelForCausalLM, AutoTokenizer, PreTrainedTokenizerBase
 from trl import DPOConfig, DPOTrainer, GRPOConfig, GRPOTrainer, SFTConfig, SFTTrainer
 
-from training_platform.contract.params import Algorithm, RuleRewardParams
+from training_platform.contract.params import Algorithm, RuleRewardParams, SFTParams
 from training_platform.contract.run import RunSpec
 from training_platform.contract.status import TrainingState
-from training_platform.datafiles.table import read_mapped_rows
+from training_platform.datafiles.rows import read_rows
 from training_platform.engines.base import latest_complete
 from training_platform.engines.trl.arguments import (
     fsdp_sharding,
@@ -153,13 +153,14 @@ def build_trainer(spec: RunSpec, device: str, reward_code_dir: Path | None = Non
         )
     tokenizer = _load_tokenizer(spec.model_path)
     chat = tokenizer.chat_template is not None
-    train_rows = read_mapped_rows(spec.dataset_paths, spec.dataset_fields)
+    train_rows = read_rows(spec.dataset_paths, spec.dataset_formats, spec.algorithm)
     eval_paths = [spec.eval_dataset_path] if spec.eval_dataset_path else []
-    eval_rows = read_mapped_rows(eval_paths, spec.dataset_fields) or None
+    eval_rows = read_rows(eval_paths, spec.dataset_formats, spec.algorithm) or None
     if isinstance(params, RuleRewardParams):
         train_rows = _drop_long_prompts(train_rows, tokenizer, params.max_prompt_length, chat)
-    train_set = to_trl_dataset(train_rows, spec.algorithm, chat)
-    eval_set = to_trl_dataset(eval_rows, spec.algorithm, chat) if eval_rows else None
+    train_on = params.train_on if isinstance(params, SFTParams) else "all_assistant"
+    train_set = to_trl_dataset(train_rows, spec.algorithm, tokenizer, train_on)
+    eval_set = to_trl_dataset(eval_rows, spec.algorithm, tokenizer, train_on) if eval_rows else None
     return _build_trainer(spec, device, tokenizer, train_set, eval_set, reward_code_dir)
 
 

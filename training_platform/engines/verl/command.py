@@ -26,6 +26,7 @@ from training_platform.contract.params import (
     PPOParams,
     RLParams,
     RuleRewardParams,
+    SFTParams,
     TrainingParams,
 )
 from training_platform.contract.run import RunSpec
@@ -221,6 +222,17 @@ def _lora(prefix: str, params: TrainingParams) -> list[str]:
     ]
 
 
+# Named, not imported: the module needs verl and torch, which the platform's process may lack.
+SFT_DATASET_MODULE = "training_platform.engines.verl.sft_dataset"
+
+
+def _sft_dataset(params: SFTParams) -> list[str]:
+    """The platform's subclass of verl's MultiTurnSFTDataset: it reads the rows as engines/verl/data.py writes them,
+    and puts the loss on every assistant turn or the last."""
+    name = "PlatformSFTDataset" if params.train_on == "all_assistant" else "LastTurnSFTDataset"
+    return [f"data.custom_cls.path=pkg://{SFT_DATASET_MODULE}", f"data.custom_cls.name={name}"]
+
+
 def sft_overrides(spec: RunSpec, target: Target, files: VerlFiles) -> list[str]:
     params = spec.params
     overrides = [
@@ -232,6 +244,7 @@ def sft_overrides(spec: RunSpec, target: Target, files: VerlFiles) -> list[str]:
         "data.use_dynamic_bsz=false",
         f"data.max_length={_number(params.max_length)}",
         "data.truncation=right",
+        *_sft_dataset(params),
         f"data.num_workers={0 if target.cpu else 4}",
         f"optim.lr={_number(params.learning_rate)}",
         f"optim.weight_decay={_number(params.weight_decay)}",

@@ -1,6 +1,7 @@
 """Platform datasets → the parquet layouts verl reads (verl 0.9.1).
 
-- SFT (MultiTurnSFTDataset): one `messages` column of {role, content} lists.
+- SFT (MultiTurnSFTDataset, through the platform's subclass in engines/verl/sft_dataset.py): `messages` and `tools`,
+  each as JSON text.
 - RL (RLHFDataset): `data_source`, `prompt` (a chat list; verl applies the chat template), `ability`,
   `reward_model` {style: rule, ground_truth}, `extra_info` {split, index, row}; `row` carries the whole
   original row as JSON so the platform's reward functions see every column, as they do under TRL.
@@ -13,7 +14,8 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from training_platform.datafiles.table import read_mapped_rows
+from training_platform.contract.data import DataFormat
+from training_platform.datafiles.rows import read_rows
 
 DEFAULT_DATA_SOURCE = "platform"
 
@@ -22,10 +24,20 @@ def _chat(prompt: Any) -> list[dict[str, str]]:
     return prompt if isinstance(prompt, list) else [{"role": "user", "content": str(prompt)}]
 
 
+def _completion(response: Any) -> list[dict[str, Any]]:
+    return response if isinstance(response, list) else [{"role": "assistant", "content": str(response)}]
+
+
 def sft_record(row: dict[str, Any]) -> dict[str, Any]:
+    """`messages` and `tools` as JSON text, which the platform's dataset class parses (engines/verl/sft_dataset.py)."""
     if row.get("response") is None and isinstance(row.get("messages"), list):
-        return {"messages": row["messages"]}
-    return {"messages": [*_chat(row["prompt"]), {"role": "assistant", "content": str(row["response"])}]}
+        messages = row["messages"]
+    else:
+        messages = [*_chat(row["prompt"]), *_completion(row["response"])]
+    return {
+        "messages": json.dumps(messages, ensure_ascii=False),
+        "tools": json.dumps(row.get("tools"), ensure_ascii=False),
+    }
 
 
 def rl_record(row: dict[str, Any], index: int, split: str, answer_field: str | None) -> dict[str, Any]:
@@ -54,9 +66,9 @@ def convert(
     kind: str,
     split: str = "train",
     answer_field: str | None = None,
-    fields: dict[str, dict[str, str]] | None = None,
+    formats: dict[str, DataFormat] | None = None,
 ) -> Path:
-    rows = read_mapped_rows(paths, fields or {})
+    rows = read_rows(paths, formats or {}, kind)
     if kind == "sft":
         records = [sft_record(row) for row in rows]
     else:

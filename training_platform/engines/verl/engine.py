@@ -105,14 +105,14 @@ class VerlEngine(Engine):
 
     def launch_spec(self, spec: RunSpec) -> LaunchSpec:
         files = VerlFiles(spec.layout.root)
-        kind = "sft" if spec.algorithm == Algorithm.SFT else "rl"
+        kind = spec.algorithm.value
         answer_field = None
         if isinstance(spec.params, RuleRewardParams):
             answer_field = next((s.answer_field for s in spec.params.rewards if s.type != "format_check"), None)
             write_reward_file(files.reward, spec.params.rewards, require_reward_code(spec.params))
-        convert(spec.dataset_paths, files.train, kind, "train", answer_field, spec.dataset_fields)
+        convert(spec.dataset_paths, files.train, kind, "train", answer_field, spec.dataset_formats)
         if spec.eval_dataset_path:
-            convert([spec.eval_dataset_path], files.val, kind, "test", answer_field, spec.dataset_fields)
+            convert([spec.eval_dataset_path], files.val, kind, "test", answer_field, spec.dataset_formats)
         target = Target.detect(spec.run_mode)
         return LaunchSpec(argv=command(spec, target, files), cwd=spec.layout.root, env=environment(spec, target))
 
