@@ -4,17 +4,37 @@ import json
 
 import pytest
 
-from tests.datasets.files import WRITERS, clean_sft_rows, write_jsonl
+from tests.datasets.files import TOPICS, WRITERS, clean_sft_rows, write_jsonl
 from training_platform.datafiles.formats import schema_for
 from training_platform.datafiles.table import apply_field_mapping, load_table
 from training_platform.datasets.audit import AuditOptions, audit_table
 from training_platform.datasets.tokens import WHITESPACE, token_counter
+from training_platform.datasets.vectors import Embedder, SemanticIndex, VectorStore
+
+SPIDER = ["How many legs does a spider have?", "What is the number of legs on a spider?"]
+TOOLS = [{"type": "function", "function": {"name": "search", "parameters": {"type": "object"}}}]
 
 
-def audit(path, kind="sft", mapping=None, **options):
+def audit(path, kind="sft", mapping=None, index=None, unused_columns=(), **options):
     table = load_table(path)
     table.frame = apply_field_mapping(table.frame, mapping or {})
-    return audit_table(table, kind, schema_for(kind), AuditOptions(**options), token_counter(options.get("tokenizer")))
+    counter = token_counter(options.get("tokenizer"))
+    return audit_table(
+        table, kind, schema_for(kind), AuditOptions(**options), counter, index, unused_columns=unused_columns
+    )
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Embedder:
+    """The MiniLM model installed as a package (no download); one torch thread, as in test_vectors.py."""
+    return Embedder(batch_size=64, cpu_threads=1)
+
+
+@pytest.fixture
+def index(tmp_path, embedder):
+    index = SemanticIndex(VectorStore(str(tmp_path / "vectors" / "milvus.db")), embedder, "audit", content="test")
+    yield index
+    index.store.close()
 
 
 def by_kind(report) -> dict[str, list[list[int]]]:
@@ -98,3 +118,93 @@ def test_field_mapping_lets_other_column_names_pass(tmp_path):
         "24 rows: missing required field 'response'"
     ]
     assert audit(path, mapping={"prompt": "question", "response": "answer"}).findings == []
+
+
+def clean_dpo_rows() -> list[dict]:
+    """Preference pairs with the columns the platform passes through, each of the right shape."""
+    return [
+        {
+            "prompt": row["prompt"],
+            "chosen": row["response"],
+            "rejected": f"I would rather not say anything about {topic} today, so please ask someone else instead.",
+            "system": "You are a patient tutor.",
+            "tools": TOOLS,
+            "data_source": row["data_source"],
+            "label": "reviewed",
+            "notes": f"batch {index // 8}",
+        }
+        for index, (row, topic) in enumerate(zip(clean_sft_rows(), TOPICS, strict=True))
+    ]
+
+
+def assistant(content: str, **extra) -> list[dict]:
+    return [{"role": "assistant", "content": content, **extra}]
+
+
+def call(name: str) -> list[dict]:
+    return [{"type": "function", "function": {"name": name, "arguments": "{}"}}]
+
+
+def test_a_messy_preference_file_is_caught_at_its_rows(tmp_path, index):
+    rows = clean_dpo_rows()
+    answer = "Paris is the capital of France, and it has been the seat of its government for centuries."
+    planted = [
+        # 25: chosen and rejected the same text but for white space
+        {"prompt": "Which city is the capital of France?", "chosen": answer + "  ", "rejected": " " + answer},
+        # 26: the same text, once as assistant messages
+        {
+            "prompt": "Which river flows through the middle of Paris?",
+            "chosen": assistant(answer),
+            "rejected": answer + "\n",
+        },
+        # 27: the same text, but calling different tools: a real preference
+        {
+            "prompt": "Look up the weather in Paris for me.",
+            "chosen": assistant(answer, tool_calls=call("weather")),
+            "rejected": assistant(answer, tool_calls=call("search")),
+        },
+        {"prompt": "Explain how a rainbow forms in the sky.", "data_source": 3},  # 28: a number among text labels
+        {"prompt": "Explain how a kettle boils water so fast.", "system": ["You are", "a tutor."]},  # 29
+        {"prompt": "Explain how a bicycle stays upright when moving.", "tools": TOOLS[0]},  # 30: not a list
+        {"prompt": "Explain how a compass finds the north pole.", "label": {"score": 1}},  # 31
+        {"prompt": SPIDER[0], "notes": 7},  # 32: the paraphrase pair; `notes` is read by nothing
+        {"prompt": SPIDER[1]},  # 33
+    ]
+    rows += [{**rows[0], "chosen": answer, "rejected": rows[0]["rejected"], **row} for row in planted]
+    path = write_jsonl(tmp_path / "messy.jsonl", rows)
+    report = audit(path, "dpo", index=index, unused_columns=["notes"], semantic=True)
+    assert by_kind(report) == {
+        "wrong_type": [[29], [30], [28], [31]],  # in the order of the columns
+        "identical_pair": [[25, 26]],
+        "semantic_duplicate": [[32, 33]],
+        "unused_column": [[]],
+    }
+    wrong = {finding.field: finding.message for finding in report.findings if finding.kind == "wrong_type"}
+    assert wrong == {
+        "data_source": "row 28: field 'data_source' should be text, found number (1 row)",
+        "system": "row 29: field 'system' should be text, found list of text (1 row)",
+        "tools": "row 30: field 'tools' should be a list of tool schema objects, found object (1 row)",
+        "label": "row 31: field 'label' should be text, found object (1 row)",
+    }
+    [unused] = [finding for finding in report.findings if finding.kind == "unused_column"]
+    assert unused.details == {"columns": ["notes"]} and "'notes'" in unused.message
+    assert report.summary == {"wrong_type": 4, "identical_pair": 2, "semantic_duplicate": 2}
+    assert "types" in report.checks and "identical chosen and rejected" in report.checks
+
+    # The same file without the caller's word on `notes`: its number among text is a wrong type too.
+    assert by_kind(audit(path, "dpo"))["wrong_type"] == [[29], [30], [28], [31], [32]]
+
+
+@pytest.mark.parametrize("suffix", ["jsonl", "parquet"])
+def test_a_clean_preference_file_has_no_findings(tmp_path, index, suffix):
+    path = WRITERS[suffix](tmp_path / f"clean.{suffix}", clean_dpo_rows())
+    report = audit(path, "dpo", index=index, semantic=True)
+    assert report.findings == [] and report.summary == {}
+
+
+def test_fields_that_validation_checks_are_not_reported_twice(tmp_path):
+    rows = [{**row, "tools": TOOLS} for row in clean_sft_rows()]
+    rows[4] = {**rows[4], "tools": "not a list"}  # text tools: LLaMA-Factory's JSON text, which validation refuses
+    rows[5] = {**rows[5], "prompt": [{"role": "user", "content": rows[5]["prompt"]}]}  # text or chat: both fine
+    found = {(f.kind, tuple(f.rows)) for f in audit(write_jsonl(tmp_path / "sft.jsonl", rows)).findings}
+    assert found == {("format_error", (5,))}

@@ -123,6 +123,10 @@ def register(
         f"registered dataset [bold]{dataset['name']}[/bold] ({dataset['id']}): {dataset['num_rows']} rows, "
         f"format {dataset['preset'] or 'platform'}"
     )
+    if others := [split for split in dataset["splits"] if split != (dataset["split"] or "train")]:
+        console.print(
+            f"the folder also holds the split(s) {', '.join(others)}: register one with --split to evaluate on it"
+        )
 
 
 @app.command("list")
@@ -257,6 +261,10 @@ def audit(
     file_or_dataset: Annotated[str, typer.Argument(help="A local data file, or a registered dataset's name or id.")],
     algorithm: Annotated[str | None, typer.Option("--algorithm", "-a", help="Kind (needed for a file).")] = None,
     field: FieldOpt = [],  # noqa: B006
+    preset: Annotated[
+        str, typer.Option(help="A local file's format preset (see upload), or platform (its own fields).")
+    ] = "platform",
+    tag: TagOpt = [],  # noqa: B006
     tokenizer: Annotated[str | None, typer.Option(help="Count tokens with this tokenizer (a directory).")] = None,
     near_threshold: Annotated[float, typer.Option(help="Word-bigram Jaccard for near duplicates.")] = 0.8,
     semantic: Annotated[bool, typer.Option(help="Also look for semantic duplicates (embeds every prompt).")] = False,
@@ -285,7 +293,7 @@ def audit(
     if path.exists():
         if algorithm is None:
             raise typer.BadParameter("auditing a file needs its kind", param_hint="--algorithm")
-        report = _audit_file(path, algorithm, field, options)
+        report = _audit_file(path, algorithm, field, preset, tag, options)
     else:
         api = client()
         task = _wait(
@@ -298,12 +306,17 @@ def audit(
     _print_findings(report)
 
 
-def _audit_file(path: Path, kind: str, field: list[str], options) -> dict:
+def _audit_file(path: Path, kind: str, field: list[str], preset: str, tag: list[str], options) -> dict:
+    from pydantic import ValidationError
+
+    from training_platform.contract.data import DataFormat
     from training_platform.datafiles.formats import schema_for
     from training_platform.datafiles.io import DatasetFileError
-    from training_platform.datafiles.table import apply_field_mapping, load_table
+    from training_platform.datafiles.rows import apply_format
+    from training_platform.datafiles.table import load_table
     from training_platform.datasets.audit import audit_table
-    from training_platform.datasets.schemas import field_assignments
+    from training_platform.datasets.schemas import field_assignments, sharegpt_tags
+    from training_platform.datasets.stats import unread_columns
     from training_platform.datasets.tokens import token_counter
     from training_platform.datasets.vectors import Embedder, SemanticIndex, VectorStore
     from training_platform.errors import PlatformError
@@ -313,8 +326,17 @@ def _audit_file(path: Path, kind: str, field: list[str], options) -> dict:
     try:
         with Progress(*columns, TimeElapsedColumn(), console=err_console, transient=True) as progress:
             bar = progress.add_task("reading", total=1.0)
-            table = load_table(path)
-            table.frame = apply_field_mapping(table.frame, field_assignments(field))
+            try:
+                data_format = DataFormat(
+                    preset=None if preset == "platform" else preset,
+                    field_mapping=field_assignments(field),
+                    tags=sharegpt_tags(tag),
+                )
+            except ValidationError as error:
+                raise typer.BadParameter("; ".join(str(e) for e in field_errors_from_pydantic(error))) from None
+            raw = load_table(path)
+            unused = unread_columns(raw.columns, data_format, kind, [])
+            table = apply_format(raw, data_format, kind)
             with tempfile.TemporaryDirectory() as vectors_dir:
                 semantic = None
                 if options.semantic:
@@ -329,6 +351,7 @@ def _audit_file(path: Path, kind: str, field: list[str], options) -> dict:
                     token_counter(options.tokenizer),
                     semantic,
                     lambda fraction, message: progress.update(bar, completed=fraction, description=message),
+                    unused_columns=unused,
                 )
                 if semantic is not None:
                     semantic.store.close()

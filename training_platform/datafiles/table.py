@@ -201,22 +201,6 @@ def apply_field_mapping(frame: pl.DataFrame, mapping: dict[str, str]) -> pl.Data
     return frame.with_columns(pl.col(source).alias(target) for target, source in present.items())
 
 
-def map_row(row: dict[str, Any], mapping: dict[str, str]) -> dict[str, Any]:
-    """The same for one row read on its own (the trainer reads rows, not tables)."""
-    return {**row, **{target: row[source] for target, source in mapping.items() if source in row}}
-
-
-def read_mapped_rows(paths: list[str], fields: dict[str, dict[str, str]]) -> list[dict[str, Any]]:
-    """Every row of every file, each file's field mapping applied: what the engines train on."""
-    rows = []
-    for path in paths:
-        for number, row in iter_rows(Path(path)):
-            if isinstance(row, RowProblem):
-                raise ValueError(f"{path} row {number}: {row.message}")
-            rows.append(map_row(row, fields.get(path, {})))
-    return rows
-
-
 # ---- the text the model reads ---------------------------------------------------------------------------
 
 TEXT_FIELDS = {

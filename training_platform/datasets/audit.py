@@ -1,27 +1,40 @@
 """The quality audit: every check names the rows it found (1-based row numbers of the file).
 
-Checks: format errors (unreadable rows, wrong types), empty or missing required fields,
-exact duplicate prompts, near duplicates (MinHash), semantic duplicates (embeddings, optional), and length
-outliers in tokens, with the thresholds used. Duplicate checks look at the prompt, which is what makes two
-training rows teach the same thing.
+Checks: format errors (unreadable rows, fields of a shape validation refuses), empty or missing required fields,
+values of the wrong type in the columns validation leaves alone, DPO pairs whose chosen and rejected answers are
+the same, exact duplicate prompts, near duplicates (MinHash), semantic duplicates (embeddings, optional), and length
+outliers in tokens, with the thresholds used; and the columns nothing reads, as the caller names them. Duplicate
+checks look at the prompt, which is what makes two training rows teach the same thing.
 """
 
-from typing import Literal
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
 
 import numpy as np
 import polars as pl
 from pydantic import BaseModel, Field
 
 from training_platform.common.progress import ProgressCallback, Steps, ignore_progress
-from training_platform.datafiles.formats import validate_table
+from training_platform.datafiles.formats import Schema, validate_table
 from training_platform.datafiles.io import RowProblem
+from training_platform.datafiles.presets import tools_problem
 from training_platform.datafiles.table import ROW, DatasetTable, text_frame, with_text
 from training_platform.datasets.minhash import near_duplicate_groups
 from training_platform.datasets.tokens import TokenCounter
 from training_platform.datasets.vectors import SemanticIndex
 
 FindingKind = Literal[
-    "format_error", "empty_field", "exact_duplicate", "near_duplicate", "semantic_duplicate", "length_outlier"
+    "format_error",
+    "empty_field",
+    "wrong_type",
+    "identical_pair",
+    "exact_duplicate",
+    "near_duplicate",
+    "semantic_duplicate",
+    "length_outlier",
+    "unused_column",
 ]
 _EMPTY_PREFIXES = ("missing required field '", "field '")
 # Texts of (nearly) one length would otherwise make any other length an outlier: the fences stay at least
@@ -90,9 +103,149 @@ def validation_findings(problems: list[RowProblem]) -> list[Finding]:
     findings = []
     for reason, rows in rows_by_reason.items():
         kind = "empty_field" if _is_empty(reason) else "format_error"
-        message = f"{_count(len(rows))}: {reason}" if len(rows) > 1 else f"row {rows[0]}: {reason}"
-        findings.append(Finding(kind=kind, message=message, rows=rows, field=_field_named(reason)))
+        findings.append(Finding(kind=kind, message=f"{_where(rows)}: {reason}", rows=rows, field=_field_named(reason)))
     return findings
+
+
+def _where(rows: list[int]) -> str:
+    return f"row {rows[0]}" if len(rows) == 1 else _count(len(rows))
+
+
+@dataclass(frozen=True)
+class _Shape:
+    description: str
+    fits_dtype: Callable[[pl.DataType], bool]  # every value of a column of this dtype fits
+    fits: Callable[[Any], bool]
+
+
+def _is_text(value: Any) -> bool:
+    # A number counts as its text, as in the platform's text fields (datafiles/presets.py, `_text_value`).
+    return isinstance(value, (str, int, float)) and not isinstance(value, bool)
+
+
+def _is_tools(value: Any) -> bool:
+    # LLaMA-Factory keeps tool schemas as JSON text, which the presets parse (datafiles/presets.py, `_tools`).
+    return isinstance(value, str) or tools_problem(value) is None
+
+
+_TEXT = _Shape("text", lambda dtype: dtype in (pl.String, pl.Null) or dtype.is_numeric(), _is_text)
+_TOOLS = _Shape(
+    "a list of tool schema objects",
+    lambda dtype: dtype in (pl.String, pl.Null) or (isinstance(dtype, pl.List) and isinstance(dtype.inner, pl.Struct)),
+    _is_tools,
+)
+_ANY = _Shape("", lambda dtype: True, lambda value: True)
+# The columns the platform reads with a shape of its own where validation does not check them: `system` opens the
+# conversation (datafiles/presets.py), `data_source` and `ability` go to verl as text (engines/verl/data.py),
+# `data_source` and `category` are counted as labels (datasets/stats.py), tool schemas reach the chat template
+# (engines/trl/data.py).
+_SHAPES = {**dict.fromkeys(("system", "data_source", "ability", "category"), _TEXT), "tools": _TOOLS}
+_JSON_TYPES = {str: "text", list: "list", dict: "object"}
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    return _JSON_TYPES.get(type(value), type(value).__name__)
+
+
+def _described(value: Any) -> str:
+    """A value's type for a message, a list's with the types of its items ("list of text")."""
+    if isinstance(value, list) and value:
+        return "list of " + "/".join(sorted({_json_type(item) for item in value}))
+    return _json_type(value)
+
+
+def _validated(schema: Schema | None) -> set[str]:
+    """The fields validation checks row by row (datafiles/formats.py), those of the alternative schema included."""
+    return set() if schema is None else {*schema.text_fields, *schema.optional} | _validated(schema.alternative)
+
+
+def wrong_types(frame: pl.DataFrame, skip: set[str]) -> list[Finding]:
+    """Per column outside `skip`: the rows whose value does not fit the column's shape (`_SHAPES`), or whose type is
+    not the one most of the column's fitting values share (a label that is text in most rows and a number, a list or
+    an object in a few); engines/trl/data.py makes one Arrow column of it, turning only numbers into text. Only a
+    column whose dtype admits a misfit is read value by value: values that share no type make a column of Python
+    objects (datafiles/table.py)."""
+    findings = []
+    for name in frame.columns:
+        shape, column = _SHAPES.get(name, _ANY), frame[name]
+        if name == ROW or name in skip or (column.dtype != pl.Object and shape.fits_dtype(column.dtype)):
+            continue
+        values = [
+            (row, value) for row, value in zip(frame[ROW].to_list(), column.to_list(), strict=True) if value is not None
+        ]
+        usual = Counter(_json_type(value) for _, value in values if shape.fits(value)).most_common(1)
+        wrong = [
+            (row, value)
+            for row, value in values
+            if not shape.fits(value) or (usual and _json_type(value) != usual[0][0])
+        ]
+        if not wrong:
+            continue
+        rows = [row for row, _ in wrong]
+        expected = shape.description or usual[0][0]
+        found = Counter(_described(value) for _, value in wrong)
+        listed = ", ".join(f"{what} ({_count(count)})" for what, count in found.items())
+        findings.append(
+            Finding(
+                kind="wrong_type",
+                field=name,
+                rows=rows,
+                message=f"{_where(rows)}: field '{name}' should be {expected}, found {listed}",
+                details={"expected": expected, "found": dict(found)},
+            )
+        )
+    return findings
+
+
+def _squashed(name: str) -> pl.Expr:
+    return pl.col(name).str.replace_all(r"\s+", " ").str.strip_chars()
+
+
+def _tool_calls(answer: Any) -> list:
+    if not isinstance(answer, list):
+        return []
+    return [message["tool_calls"] for message in answer if isinstance(message, dict) and message.get("tool_calls")]
+
+
+def identical_pairs(frame: pl.DataFrame, texts: pl.DataFrame) -> list[Finding]:
+    """Preference rows whose chosen and rejected answers are the same text, white space aside: a pair that
+    prefers nothing."""
+    rows = texts.filter((_squashed("chosen") == _squashed("rejected")) & (_squashed("chosen") != ""))[ROW].to_list()
+    if rows and (frame["chosen"].dtype != pl.String or frame["rejected"].dtype != pl.String):
+        # Chat answers of the same text may still call different tools (datafiles/formats.py: an assistant
+        # message may carry tool_calls).
+        answers = frame.filter(pl.col(ROW).is_in(rows)).select(ROW, "chosen", "rejected")
+        rows = [row for row, chosen, rejected in answers.iter_rows() if _tool_calls(chosen) == _tool_calls(rejected)]
+    if not rows:
+        return []
+    return [
+        Finding(
+            kind="identical_pair",
+            field="chosen",
+            rows=rows,
+            message=f"{_where(rows)}: the chosen and the rejected answer are the same (white space aside)",
+        )
+    ]
+
+
+def unused_column_findings(columns: Sequence[str]) -> list[Finding]:
+    """One finding naming every column nothing reads, so that none is left out of training unsaid."""
+    if not columns:
+        return []
+    names = ", ".join(f"'{name}'" for name in columns)
+    what = "1 column" if len(columns) == 1 else f"{len(columns)} columns"
+    return [
+        Finding(
+            kind="unused_column",
+            rows=[],
+            message=f"{what} that nothing reads in this format, left out of training: {names}",
+            details={"columns": list(columns)},
+        )
+    ]
 
 
 def exact_duplicates(texts: pl.DataFrame, field: str = "prompt") -> list[Finding]:
@@ -221,21 +374,27 @@ def _fences(tokens: np.ndarray, options: AuditOptions) -> tuple[tuple[float, str
 def audit_table(
     table: DatasetTable,
     kind: str,
-    schema,
+    schema: Schema,
     options: AuditOptions,
     counter: TokenCounter,
     semantic: SemanticIndex | None = None,
     progress: ProgressCallback = ignore_progress,
+    unused_columns: Sequence[str] = (),
 ) -> AuditReport:
-    """Run every check on a table whose field mapping is applied; `semantic` is needed when options.semantic."""
+    """Run every check on a table whose field mapping is applied; `semantic` is needed when options.semantic.
+    `unused_columns` are those nothing reads in the dataset's format: reported, and not checked for types."""
     weights = {"validating": 1.0, "exact duplicates": 0.5, "near duplicates": 3.0, "lengths": 2.0}
     if options.semantic:
         weights["semantic duplicates"] = 12.0
     steps = Steps(progress, weights)
     steps.report("validating")
     findings = validation_findings(validate_table(table, schema))
+    findings += wrong_types(table.frame, _validated(schema) | set(unused_columns))
     texts = text_frame(table.frame, kind)
-    checks = ["format", "empty fields"]
+    checks = ["format", "empty fields", "types"]
+    if {"chosen", "rejected"} <= set(texts.columns):
+        findings += identical_pairs(table.frame, texts)
+        checks.append("identical chosen and rejected")
     steps.report("exact duplicates")
     duplicates = exact_duplicates(texts)
     checks.append("exact duplicates")
@@ -254,10 +413,11 @@ def audit_table(
             texts, semantic, options.semantic_threshold, duplicates, steps.within("semantic duplicates")
         )
         checks.append(f"semantic duplicates (cosine ≥ {options.semantic_threshold})")
-    findings += duplicates + lengths
+    findings += duplicates + lengths + unused_column_findings(unused_columns)
     summary: dict[str, int] = {}
     for finding in findings:
-        summary[finding.kind] = summary.get(finding.kind, 0) + len(finding.rows)
+        if finding.rows:  # rows per kind: unused columns name no row
+            summary[finding.kind] = summary.get(finding.kind, 0) + len(finding.rows)
     progress(1.0, "done")
     return AuditReport(
         kind=kind, num_rows=table.num_rows, tokenizer=counter.name, checks=checks, summary=summary, findings=findings

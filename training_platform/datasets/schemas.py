@@ -105,6 +105,7 @@ class DatasetRead(BaseModel):
     preset: str | None
     tags: dict[str, str] | None
     split: str | None
+    splits: list[str]  # of the folder it was registered from; the others can be registered as evaluation sets
     label_fields: list[str]
     parent_id: str | None
     lineage_id: str | None

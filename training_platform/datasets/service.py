@@ -28,6 +28,7 @@ from training_platform.datafiles.io import (
     checked_path,
     data_files,
     dataset_format,
+    dataset_splits,
     iter_rows,
 )
 from training_platform.datafiles.presets import (
@@ -64,7 +65,7 @@ from training_platform.datasets.schemas import (
     PresetTried,
     TaskRead,
 )
-from training_platform.datasets.stats import DatasetStats, dataset_stats, label_fields_of
+from training_platform.datasets.stats import DatasetStats, dataset_stats, label_fields_of, unread_columns
 from training_platform.datasets.storage import DatasetStorage, StagedUpload, content_hash, plain_file_name
 from training_platform.datasets.store import DatasetStore
 from training_platform.datasets.tokens import load_tokenizer, token_counter
@@ -128,6 +129,7 @@ class DatasetService:
             file_format=dataset_format(path, split=request.split),
             size_bytes=_size(path, request.split),
             content_hash=self._unique_hash(content_hash(path, request.split)),
+            splits=list(dataset_splits(path)) if path.is_dir() else [],
             source="path",
             **checked,
         )
@@ -401,7 +403,17 @@ class DatasetService:
         def work(progress: ProgressCallback) -> dict:
             table = self._table(dataset)
             semantic = self._semantic_index(dataset) if options.semantic else None
-            report = audit_table(table, dataset.kind, schema_for(dataset.kind), options, counter, semantic, progress)
+            unused = unread_columns(dataset.columns, _data_format(dataset), dataset.kind, dataset.label_fields)
+            report = audit_table(
+                table,
+                dataset.kind,
+                schema_for(dataset.kind),
+                options,
+                counter,
+                semantic,
+                progress,
+                unused_columns=unused,
+            )
             return self._store_audit(report)
 
         return _task_read(self.tasks.submit(dataset.id, "audit", options.model_dump(), work))

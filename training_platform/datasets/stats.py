@@ -5,6 +5,8 @@ import numpy as np
 import polars as pl
 from pydantic import BaseModel
 
+from training_platform.contract.data import DataFormat
+from training_platform.datafiles.presets import unused_columns
 from training_platform.datafiles.table import ROW, DatasetTable, text_frame
 from training_platform.datasets.tokens import TokenCounter
 
@@ -60,6 +62,13 @@ class DatasetStats(BaseModel):
 
 def label_fields_of(table: DatasetTable, configured: list[str]) -> list[str]:
     return configured or [name for name in DEFAULT_LABEL_FIELDS if name in table.columns]
+
+
+def unread_columns(columns: list[str], data_format: DataFormat, kind: str, configured_labels: list[str]) -> list[str]:
+    """The file's columns that neither training (through the format) nor the label statistics read: what the
+    audit reports, so that no column is left out without a word."""
+    labels = set(configured_labels or DEFAULT_LABEL_FIELDS)
+    return [name for name in unused_columns(columns, data_format, kind) if name not in labels]
 
 
 def dataset_stats(

@@ -112,6 +112,8 @@ class RegisteredDataset(SQLModel, table=True):
     preset: str | None = Field(default=None, max_length=40)
     tags: dict[str, str] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     split: str | None = Field(default=None, max_length=100)
+    # Every split of the folder (train, validation, test...): the others are offered as evaluation sets.
+    splits: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False, server_default="[]"))
     # Versions: a derived dataset (dedup, conversion, split) points at its parent; all share the root's lineage.
     parent_id: str | None = Field(
         default=None,

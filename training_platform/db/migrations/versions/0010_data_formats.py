@@ -1,4 +1,4 @@
-"""data formats: a dataset's format preset, sharegpt tags and split; a job's data format per file
+"""data formats: a dataset's format preset, sharegpt tags, split and its folder's splits; a job's data format per file
 
 A job's field mapping per data file (`jobs.dataset_fields`) becomes its whole data format
 (`jobs.dataset_formats`, contract/data.py DataFormat): the mapping is kept under `field_mapping`.
@@ -30,6 +30,7 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column("preset", sqlmodel.sql.sqltypes.AutoString(length=40), nullable=True))
         batch_op.add_column(sa.Column("tags", sa.JSON(), nullable=True))
         batch_op.add_column(sa.Column("split", sqlmodel.sql.sqltypes.AutoString(length=100), nullable=True))
+        batch_op.add_column(sa.Column("splits", sa.JSON(), server_default="[]", nullable=False))
     with op.batch_alter_table("jobs", schema=None) as batch_op:
         batch_op.add_column(sa.Column("dataset_formats", sa.JSON(), server_default="{}", nullable=False))
     connection = op.get_bind()
@@ -54,6 +55,7 @@ def downgrade() -> None:
     with op.batch_alter_table("jobs", schema=None) as batch_op:
         batch_op.drop_column("dataset_formats")
     with op.batch_alter_table("datasets", schema=None) as batch_op:
+        batch_op.drop_column("splits")
         batch_op.drop_column("split")
         batch_op.drop_column("tags")
         batch_op.drop_column("preset")
