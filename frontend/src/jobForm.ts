@@ -31,6 +31,7 @@ export const TRAINING_FIELDS = [
   'gradient_checkpointing',
 ]
 export const ALGORITHM_FIELDS = [
+  'train_on',
   'beta',
   'rollout_n',
   'kl_coef',

@@ -98,6 +98,29 @@ def test_refused_uploads_name_field_and_row_and_leave_nothing(datasets_server):
     empty = upload(server, b"", name="empty")
     assert empty.status_code == 422 and "0 bytes" in empty.json()["errors"][0]["message"]
     assert stored(server) == before
+
+
+def test_a_preset_row_that_cannot_be_read_names_its_row_and_own_field(datasets_server):
+    server = datasets_server
+    turn = {"from": "human", "value": "What is 2 plus 2?"}
+    rows = [
+        {"conversations": [turn, {"from": "gpt", "value": "It is 4."}]},
+        {"conversations": [turn, {"from": "bot", "value": "It is 4."}]},  # a tag the sharegpt preset does not know
+    ]
+    data = "".join(json.dumps(row) + "\n" for row in rows).encode()
+    refused = upload(server, data, name="chats", preset="sharegpt")
+    assert refused.status_code == 422
+    error = refused.json()["errors"][0]
+    assert (error["field"], error["row"]) == ("file", 2) and "conversations[1].from" in error["message"]
+    detected = server.api.post("/datasets/detect", json={"kind": "sft", "rows": rows[:1]}).json()
+    assert detected["preset"] == "sharegpt" and detected["rows"][0]["data"]["messages"][1]["role"] == "assistant"
+    created = upload(server, data[: data.index(b"\n") + 1], name="chats")
+    assert created.status_code == 201 and created.json()["preset"] == "sharegpt"
+    normalised = server.api.get("/datasets/chats/rows", params={"normalised": "true"}).json()["rows"][0]["data"]
+    assert [m["role"] for m in normalised["messages"]] == ["user", "assistant"]
+    unknown = upload(server, data, name="chats2", preset="yaml")
+    assert unknown.status_code == 422 and unknown.json()["errors"][0]["field"] == "preset"
+    assert server.api.delete("/datasets/chats").status_code == 204
     assert not any((server.home / "datasets" / ".incoming").iterdir())
     assert {d["name"] for d in server.api.get("/datasets").json()} <= {"qa", "raw"}
 

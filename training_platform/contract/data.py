@@ -22,6 +22,8 @@ PresetName = Literal[
     "verl-rl",
 ]
 PRESET_NAMES: tuple[str, ...] = PresetName.__args__
+# What a registration asks for: a preset, the platform's own fields, or the one the rows fit ("auto").
+PresetChoice = Literal[("auto", "platform", *PRESET_NAMES)]
 
 # Which turns of a conversation carry the SFT loss: every assistant turn (LLaMA-Factory's, axolotl's and TRL's
 # `assistant_only_loss` default) or the last one only (LLaMA-Factory's `mask_history`).

@@ -5,7 +5,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from training_platform.contract.data import PresetName, ShareGptTags
+from training_platform.contract.data import PresetChoice, ShareGptTags
 from training_platform.datasets.audit import Finding
 from training_platform.datasets.preview import RowOut
 from training_platform.errors import FieldError, InvalidInputError, field_errors_from_pydantic
@@ -49,7 +49,7 @@ class DatasetFields(BaseModel):
     description: str = Field(default="", max_length=10_000)
     field_mapping: FieldMapping = Field(default_factory=dict)
     label_fields: list[str] = Field(default_factory=list, description="Columns whose value distribution matters.")
-    preset: PresetName | Literal["auto", "platform"] = Field(
+    preset: PresetChoice = Field(
         default="auto",
         description="The shape of the rows: a format preset, 'platform' (the platform's own fields), or 'auto': the "
         "platform's own when the first rows fit them, else the one preset they fit.",

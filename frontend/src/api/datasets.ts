@@ -30,3 +30,23 @@ export type RowsPage = Schemas['RowsPage']
 export type LossPreview = Schemas['LossPreview']
 export type DatasetStats = Schemas['DatasetStats']
 export type SearchHit = Schemas['SearchHitOut']
+export type DetectRequest = Schemas['DetectRequest']
+export type DetectResult = Schemas['DetectResult']
+
+/** The format a dataset's rows are registered in: detected, the platform's own fields, or a preset. */
+export type PresetChoice = NonNullable<Schemas['DatasetRegister']['preset']>
+export type PresetName = Exclude<PresetChoice, 'auto' | 'platform'>
+/** The kinds each preset reads (training_platform/datafiles/presets.py: PRESETS). */
+export const PRESET_KINDS: Record<PresetName, DatasetKind[]> = {
+  alpaca: ['sft', 'dpo'],
+  sharegpt: ['sft'],
+  openai: ['sft'],
+  'trl-prompt-completion': ['sft'],
+  'trl-preference': ['dpo'],
+  'sharegpt-preference': ['dpo'],
+  'verl-rl': ['grpo', 'gspo', 'ppo'],
+}
+export const PRESET_NAMES = Object.keys(PRESET_KINDS) as PresetName[]
+/** Which assistant turns of a conversation carry the SFT loss (the job's `train_on`, the loss preview's). */
+export type LossTurns = Schemas['LossPreview']['train_on']
+export const LOSS_TURNS = membersOf<LossTurns>({ all_assistant: true, last_assistant: true })

@@ -31,7 +31,10 @@ import type {
   DatasetStats,
   DatasetTask,
   DatasetUpdate,
+  DetectRequest,
+  DetectResult,
   LossPreview,
+  LossTurns,
   RowsPage,
   SearchHit,
 } from './datasets'
@@ -88,9 +91,12 @@ export const api = {
   updateDataset: (id: string, body: DatasetUpdate) => patch<Dataset>(dataset(id), body),
   deleteDataset: (id: string) => del(dataset(id)),
   versions: (id: string) => get<Dataset[]>(`${dataset(id)}/versions`),
-  rows: (id: string, offset: number, limit: number) => get<RowsPage>(`${dataset(id)}/rows`, { offset, limit }),
-  preview: (id: string, row: number, tokenizer: string) =>
-    get<LossPreview>(`${dataset(id)}/rows/${row}/preview`, { tokenizer }),
+  detectFormat: (body: DetectRequest) => post<DetectResult>('/datasets/detect', body),
+  /** `normalised`: the rows in the platform's shape, through the dataset's format preset (as the engines get them). */
+  rows: (id: string, offset: number, limit: number, normalised = false) =>
+    get<RowsPage>(`${dataset(id)}/rows`, { offset, limit, normalised: normalised || null }),
+  preview: (id: string, row: number, tokenizer: string, trainOn: LossTurns | null = null) =>
+    get<LossPreview>(`${dataset(id)}/rows/${row}/preview`, { tokenizer, train_on: trainOn }),
   stats: (id: string, tokenizer: string | null, bins: number) =>
     get<DatasetStats>(`${dataset(id)}/stats`, { tokenizer, bins }),
   startAudit: (id: string, options: AuditOptions) => post<DatasetTask>(`${dataset(id)}/audit`, options),

@@ -1,13 +1,13 @@
 """/api/v1/datasets: HTTP in, service calls out. Uploads stream the request body straight to the staging file."""
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Request, Response, status
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse
 
 from training_platform.api.deps import PlatformDep
-from training_platform.contract.data import LossTurns, PresetName
+from training_platform.contract.data import LossTurns, PresetChoice
 from training_platform.contract.params import MAX_SEQUENCE_LENGTH, MAX_STEPS
 from training_platform.datasets.audit import AuditOptions
 from training_platform.datasets.convert import ConvertRequest
@@ -65,9 +65,7 @@ async def upload_dataset(
     description: Annotated[str, Query(max_length=10_000)] = "",
     field: Annotated[list[str], Query(description="Field mapping entries FIELD=COLUMN, e.g. prompt=question.")] = [],  # noqa: B006
     label_fields: Annotated[list[str], Query()] = [],  # noqa: B006 (FastAPI copies it)
-    preset: Annotated[
-        PresetName | Literal["auto", "platform"], Query(description="The rows' format preset; auto detects it.")
-    ] = "auto",
+    preset: Annotated[PresetChoice, Query(description="The rows' format preset; auto detects it.")] = "auto",
     tag: Annotated[list[str], Query(description="Sharegpt tags KEY=VALUE, e.g. role_tag=role.")] = [],  # noqa: B006
     allow_invalid_rows: bool = False,
 ) -> DatasetRead:
