@@ -99,7 +99,7 @@ def test_under_the_roots_a_job_is_told_what_is_wrong_as_before(platform, demo_as
 
     assert "does not exist" in messages(model_path=str(tmp_path / "no-model"))["model_path"]
     assert "does not exist" in messages(dataset_paths=[str(tmp_path / "none.jsonl")])["dataset_paths.0"]
-    assert "unsupported file type" in messages(dataset_paths=[str(tmp_path / "x.csv")])["dataset_paths.0"]
+    assert "unsupported file type" in messages(dataset_paths=[str(tmp_path / "x.xlsx")])["dataset_paths.0"]
     job = platform.jobs.create(
         JobCreate(
             name="ok",

@@ -43,7 +43,7 @@ def test_create_stores_resolved_paths_and_validated_params(platform, demo_assets
         # ROOT: a directory under the platform's data roots (outside them, tests/jobs/test_paths.py).
         ({"model_path": "ROOT/no/such/model"}, "model_path", "does not exist"),
         ({"dataset_paths": ["ROOT/no/such/data.jsonl"]}, "dataset_paths.0", "does not exist"),
-        ({"dataset_paths": ["ROOT/no/such/data.csv"]}, "dataset_paths.0", "unsupported file type"),
+        ({"dataset_paths": ["ROOT/no/such/data.xlsx"]}, "dataset_paths.0", "unsupported file type"),
         ({"model_path": "/no/such/model"}, "model_path", "not under the platform's data roots"),
         ({"engine": "nope"}, "engine", "unknown engine 'nope'; available: trl"),
         ({"params": {**SFT_PARAMS, "num_gpus": 0}}, "params.num_gpus", "greater than 0"),
