@@ -188,7 +188,7 @@ const en = {
     grad_norm: 'gradient norm',
     critic_grad_norm: 'critic gradient norm',
   },
-  anomalies: { non_finite_loss: 'NaN/Inf loss' },
+  anomalies: { non_finite_loss: 'NaN/Inf loss', non_finite: 'NaN/Inf value' },
   jobDetail: {
     notFound: 'There is no job "{id}".',
     live: 'Live',

@@ -189,7 +189,7 @@ const zhCN: Messages = {
     grad_norm: '梯度范数',
     critic_grad_norm: 'Critic 梯度范数',
   },
-  anomalies: { non_finite_loss: '损失为 NaN/Inf' },
+  anomalies: { non_finite_loss: '损失为 NaN/Inf', non_finite: '数值为 NaN/Inf' },
   jobDetail: {
     notFound: '没有任务“{id}”。',
     live: '实时',
