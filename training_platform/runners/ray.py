@@ -173,6 +173,9 @@ class RayRunner(Runner):
         url = self.address.replace("http", "ws", 1) + f"/api/jobs/{handle.ref}/logs/tail"
         delay = 0.5
         while True:
+            # A pass begun after the run ended is the last: Ray sends the whole log, then closes the stream. One
+            # always follows the end, so a stream lost just before it (a restart, a dropped connection) loses no tail.
+            last = finished.is_set()
             skip = _copied(stdout, handle.ref)
             try:
                 with (
@@ -194,9 +197,11 @@ class RayRunner(Runner):
                         skip = 0
             except (OSError, TimeoutError, WebSocketException) as error:
                 log.debug("Ray log stream of %s interrupted: %s", handle.ref, error)
-            # Ray closes the stream when the run ended; otherwise the connection was lost: try again.
-            if finished.wait(delay):
+            if last:
                 return
+            # Ray closes the stream when the run ended (the next pass is the last); otherwise the connection was
+            # lost: try again.
+            finished.wait(delay)
             delay = min(delay * 2, 15.0)
 
     def find(self, launch_id: str) -> ProcessHandle | None:
