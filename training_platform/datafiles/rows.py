@@ -33,7 +33,7 @@ def _without_nulls(value: Any) -> Any:
 
 
 def sample_rows(table: DatasetTable) -> list[dict[str, Any]]:
-    """The table's rows as the file has them (for detecting their format)."""
+    """The table's rows as the file has them, without the keys the table filled with nulls."""
     return [_without_nulls(row) for row in table.frame.drop(ROW).iter_rows(named=True)]
 
 
