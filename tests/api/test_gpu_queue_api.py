@@ -48,6 +48,10 @@ def test_a_job_waits_for_the_busy_gpu_and_gets_it_when_freed(gpu_server: ServerP
     second = gpu_server.create_job(**job_body(demo_assets, "second"))
     assert (first["status"], first["gpus"], visible_devices(first)) == ("running", [0], "0")
     assert (second["status"], second["queue_position"], second["allowed_actions"]) == ("queued", 1, ["stop"])
+    # The audit log says what the scheduler did, as it reported it: the second job was queued, not started.
+    for job, became in ((first, "started"), (second, "queued")):
+        audit = api.get("/auth/audit", params={"resource": job["id"]}).json()
+        assert [entry["action"] for entry in audit] == [became, "created"], audit
     listing = gpu_server.cli("jobs", "list")
     assert listing.returncode == 0, listing.stderr
     assert "queued #1" in listing.stdout and "gpus" in listing.stdout

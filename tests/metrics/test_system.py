@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -90,6 +91,24 @@ def test_the_tree_counts_the_memory_and_cpu_of_the_process_and_its_descendants(t
     sample = wait_until(lambda: (s := sampler.sample()).get(CPU_PERCENT, 0) > 10 and s, 30, message="CPU use")
     assert sample[RSS_GIB] >= 0.14 and sample[CPU_PERCENT] < 100 * (os.cpu_count() or 1) + 50
     assert gpu_keys(sample) == []
+
+
+def test_a_slow_reading_on_a_busy_machine_does_not_count_more_cpu_than_the_cores_have(tree):
+    """The samples' spacing is not the window a process's CPU time was used in: here the second sample's listing
+    takes a second (as on a loaded machine), so the spinning child's CPU time covers that second while the samples
+    start milliseconds apart. Dividing by their spacing read several thousand percent."""
+    sampler = ProcessTree(tree.pid)
+    members = sampler._members
+    sampler.sample()
+
+    def slow_listing():
+        listed = members()
+        time.sleep(1.0)
+        return listed
+
+    sampler._members = slow_listing
+    percent = sampler.sample()[CPU_PERCENT]
+    assert 0 < percent <= 100 * (os.cpu_count() or 1) + 10
 
 
 def test_a_process_that_vanishes_mid_sample_is_left_out(tree):

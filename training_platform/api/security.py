@@ -9,14 +9,14 @@ One ASGI middleware decides before any route runs, in this order:
 4. a route that takes JSON gets JSON: a cross-site form or `text/plain` post cannot pass for it;
 5. the role: reading needs any user, changing needs a member (the routes that only compute are marked for viewers
    in UNSAFE_ROUTES), and a member changes only the jobs, datasets and models they own;
-6. after a success: the owner of what was created, forgetting what was deleted, the audit log.
+6. after a success: the owner of what was created, forgetting what was deleted, the audit log; what a request
+   created and what became of a job (queued, started) the services report themselves (common/changes.py).
 The routers stay HTTP translators: they never see any of this, the auth router aside.
 """
 
 import json
 import logging
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 from urllib.parse import urlsplit
@@ -33,6 +33,7 @@ from training_platform.auth.errors import ForbiddenError, TooManyAttemptsError, 
 from training_platform.auth.schemas import CredentialSource, Principal, ResourceKind
 from training_platform.auth.service import AuthService
 from training_platform.auth.setup import is_loopback
+from training_platform.common.changes import Change, collect
 from training_platform.errors import NotFoundError
 from training_platform.platform import Platform
 from training_platform.settings import Settings
@@ -56,7 +57,7 @@ class Access:
     viewers: bool = False  # computes an answer and changes nothing: any user may call it
     action: str | None = None  # the audit log's action on success
     kind: ResourceKind | None = None  # what the route creates or deletes
-    creates: bool = False  # the caller becomes the owner of what the response names
+    creates: bool = False  # the caller becomes the owner of the `kind` its services report as created
     deletes: bool = False  # the resource of the path is gone: so is its owner
 
 
@@ -65,9 +66,10 @@ class Access:
 UNSAFE_ROUTES: dict[tuple[str, str], Access] = {
     ("POST", "/jobs"): Access(action="created", kind=ResourceKind.JOB, creates=True),
     ("DELETE", "/jobs/{job}"): Access(action="deleted", kind=ResourceKind.JOB, deletes=True),
-    ("POST", "/jobs/{job}/start"): Access(action="started"),
+    # Started, resumed or queued: as the scheduler reports it.
+    ("POST", "/jobs/{job}/start"): Access(),
     ("POST", "/jobs/{job}/pause"): Access(action="paused"),
-    ("POST", "/jobs/{job}/resume"): Access(action="resumed"),
+    ("POST", "/jobs/{job}/resume"): Access(),
     ("POST", "/jobs/{job}/stop"): Access(action="stopped"),
     ("POST", "/jobs/{job}/checkpoints/{checkpoint}/export"): Access(action="exported"),
     ("POST", "/jobs/{job}/diagnose"): Access(),
@@ -259,8 +261,6 @@ class AccessControl:
             raise Refusal(403, f"a {principal.role} may read but not change anything")
         platform: Platform = scope["app"].state.platform
         targets = await run_in_threadpool(_check_ownership, auth, platform, principal, path_params)
-        if access.action is None and not access.creates and not access.deletes:
-            return None
         return Decision(auth, principal, access, targets, client_address(connection))
 
     def _check_host(self, connection: HTTPConnection) -> None:
@@ -300,17 +300,16 @@ class Decision:
     targets: list[Target]
     client: str
     status: int = 0
-    body: bytearray = field(default_factory=bytearray)
+    changes: list[Change] = field(default_factory=list)
 
     async def run(self, app: ASGIApp, scope: Scope, receive: Receive, send: Send) -> None:
         async def capture(message: Message) -> None:
             if message["type"] == "http.response.start":
                 self.status = message["status"]
-            elif message["type"] == "http.response.body" and self.access.creates:
-                self.body += message.get("body", b"")
             await send(message)
 
-        await app(scope, receive, capture)
+        with collect() as self.changes:
+            await app(scope, receive, capture)
         if 200 <= self.status < 300:
             try:
                 await run_in_threadpool(self.record)
@@ -319,15 +318,21 @@ class Decision:
 
     def record(self) -> None:
         access, principal = self.access, self.principal
-        created = _named_in(self.body, access.kind) if access.creates else []
+        created = [(c.id, c.name) for c in self.changes if access.creates and c.created and c.kind == access.kind]
         for resource_id, _name in created:
             self.auth.record_owner(access.kind, resource_id, principal)
         if access.deletes:
             for target in self.targets:
                 if target.kind == access.kind:
                     self.auth.forget_owner(target.kind, target.id)
-        if access.action is None:
-            return
+        if access.action is not None:
+            self._audit_action(created)
+        for change in self.changes:  # what became of a job: queued, started, resumed
+            if not change.created:
+                self.auth.audit(principal.name, change.action, change.kind, change.id, change.name, self.client)
+
+    def _audit_action(self, created: list[tuple[str, str | None]]) -> None:
+        access, principal = self.access, self.principal
         created_ids = {resource_id for resource_id, _name in created}
         sources = [f"{t.kind} {t.name}" for t in self.targets if t.id not in created_ids]
         detail = f"from {', '.join(sources)}" if created and sources else ""
@@ -336,9 +341,6 @@ class Decision:
         ]
         for kind, resource_id, name in subjects or [(None, None, None)]:
             self.auth.audit(principal.name, access.action, kind, resource_id, name, self.client, detail)
-        if access.kind == ResourceKind.JOB and access.creates and _answered_running(self.body):
-            for resource_id, name in created:  # POST /jobs with "start": true
-                self.auth.audit(principal.name, "started", access.kind, resource_id, name, self.client)
 
 
 # ---- the steps -----------------------------------------------------------------------------------------------------
@@ -442,31 +444,6 @@ def _origin_key(origin: str) -> tuple[str, str, int] | None:
     if parts.scheme not in DEFAULT_PORTS or not parts.hostname:
         return None
     return parts.scheme, parts.hostname.rstrip("."), port or DEFAULT_PORTS[parts.scheme]
-
-
-def _named_in(body: bytes, kind: ResourceKind) -> list[tuple[str, str | None]]:
-    """(id, name) of what a create answered with: an object with `id`/`name` (or `job_id`/`job_name`), or a list."""
-    try:
-        answer = json.loads(body)
-    except ValueError:
-        return []
-    items: Iterable = answer if isinstance(answer, list) else [answer]
-    named = []
-    for item in items:
-        if not isinstance(item, dict):
-            continue
-        resource_id = item.get("id", item.get(f"{kind}_id"))
-        if isinstance(resource_id, str):
-            named.append((resource_id, item.get("name", item.get(f"{kind}_name"))))
-    return named
-
-
-def _answered_running(body: bytes) -> bool:
-    try:
-        answer = json.loads(body)
-    except ValueError:
-        return False
-    return isinstance(answer, dict) and answer.get("status") == "running"
 
 
 def _error_response(status: int, detail: str, headers: dict[str, str] | None = None) -> JSONResponse:

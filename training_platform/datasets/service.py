@@ -14,6 +14,7 @@ from pathlib import Path
 
 import polars as pl
 
+from training_platform.common.changes import Change, report
 from training_platform.common.paths import OUTSIDE_ROOTS
 from training_platform.common.progress import ProgressCallback
 from training_platform.contract.data import DataFormat, LossTurns, ShareGptTags
@@ -290,12 +291,15 @@ class DatasetService:
         """The row, with `staged` moved to the dataset's path in the same step when the platform keeps the file."""
         dataset.lineage_id = dataset.lineage_id or dataset.id
         if staged is None:
-            return self.store.add(dataset)
-        return self.store.add(
-            dataset,
-            place_files=lambda: self.storage.place(staged, Path(dataset.path)),
-            remove_files=lambda: self.storage.remove_dataset_files(dataset.id),
-        )
+            dataset = self.store.add(dataset)
+        else:
+            dataset = self.store.add(
+                dataset,
+                place_files=lambda: self.storage.place(staged, Path(dataset.path)),
+                remove_files=lambda: self.storage.remove_dataset_files(dataset.id),
+            )
+        report(Change("dataset", dataset.id, dataset.name, "registered", created=True))
+        return dataset
 
     # ---- reading ---------------------------------------------------------------------------------------
 

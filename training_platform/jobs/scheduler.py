@@ -16,6 +16,7 @@ processes: neither is allocated nor queued.
 import logging
 import threading
 
+from training_platform.common.changes import Change, report
 from training_platform.db.tables import Job
 from training_platform.db.types import utcnow
 from training_platform.errors import ConflictError, FieldError, InvalidInputError
@@ -25,6 +26,7 @@ from training_platform.jobs.store import JobStore
 from training_platform.jobs.supervisor import JobSupervisor
 
 log = logging.getLogger(__name__)
+ADMITTED = {"start": "started", "resume": "resumed"}  # what a request's start or resume reports once running
 
 
 class JobScheduler:
@@ -55,17 +57,25 @@ class JobScheduler:
             raise InvalidInputError([problem])
         sources = ACTION_SOURCES[action]
         if not self.allocates(job.run_mode):
-            return self.supervisor.launch(self._run(job, sources, action, reason, [], fields))
+            return self._launch(self._run(job, sources, action, reason, [], fields), action)
         with self._lock:
             free = self._free()
             waiting = len(self.store.queued())
             if waiting or wanted > len(free):
                 reason += f"; queued: waiting for {_count(wanted)}, position {waiting + 1}"
-                return self.store.transition(
+                job = self.store.transition(
                     job.id, JobStatus.QUEUED, action, reason, sources=sources, queued_at=utcnow(), **fields
                 )
+                report(Change("job", job.id, job.name, "queued"))
+                return job
             job = self._run(job, sources, action, reason, free[:wanted], fields)
-        return self.supervisor.launch(job)
+        return self._launch(job, action)
+
+    def _launch(self, job: Job, action: str) -> Job:
+        job = self.supervisor.launch(job)
+        if job.status == JobStatus.RUNNING:  # a launch that failed has its own event and error
+            report(Change("job", job.id, job.name, ADMITTED[action]))
+        return job
 
     def schedule(self) -> None:
         """Start the queued jobs that fit now, first queued first (the module's docstring says why strictly)."""

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from pydantic import TypeAdapter, ValidationError
 
+from training_platform.common.changes import Change, report
 from training_platform.common.files import tail_lines
 from training_platform.common.progress import ProgressCallback
 from training_platform.contract import control
@@ -130,6 +131,7 @@ class JobService:
         layout_of(job).root.mkdir(parents=True, exist_ok=True)
         chosen = f" (chosen for '{request.engine}')" if request.engine != engine.name else ""
         job = self.store.add(job, f"created {request.algorithm.value} job on engine {engine.name}{chosen}")
+        report(Change("job", job.id, job.name, "created", created=True))
         return self.start(job.id) if request.start else self.view(job)
 
     def _data_sources(self, request: JobCreate) -> tuple[list[Source | None], Source | None, list[FieldError]]:
@@ -250,7 +252,9 @@ class JobService:
             output_dir=str(self.jobs_dir / job_id),
         )
         layout_of(job).root.mkdir(parents=True, exist_ok=True)
-        return self.store.add(job, f"external run: metrics imported from {source}")
+        job = self.store.add(job, f"external run: metrics imported from {source}")
+        report(Change("job", job.id, job.name, "created", created=True))
+        return job
 
     def list_jobs(self, statuses: list[JobStatus], limit: int, offset: int) -> list[JobRead]:
         return [self.view(job) for job in self.store.query(statuses, limit=limit, offset=offset)]

@@ -57,43 +57,49 @@ def gpu_key(index: int, name: str) -> str:
 class ProcessTree:
     """CPU use and resident memory of a process and all its descendants. Processes that end while being measured
     are left out of that sample; CPU time a process used after the last sample is lost when it ends before the
-    next one."""
+    next one.
+
+    Each process's CPU time is divided by the time between its own two readings, not by the time between two
+    samples' starts: listing and reading a large tree on a busy machine takes long enough that a process read late
+    in one sample has used more CPU time than the samples' spacing allows (a 2-core machine measured 362%)."""
 
     def __init__(self, pid: int, started_at: float | None = None, clock: Callable[[], float] = time.monotonic):
         self.pid = pid
         self.started_at = started_at
         self._clock = clock
         self._root: psutil.Process | None = None
-        self._cpu_seconds: dict[tuple[int, float], float] = {}  # by (pid, start time): CPU used at the last sample
-        self._last_sample: tuple[float, float] | None = None  # (monotonic, wall clock) of the last sample
+        # by (pid, start time): CPU seconds used at the last sample, and the clock when they were read
+        self._cpu_seconds: dict[tuple[int, float], tuple[float, float]] = {}
+        self._last_sample: tuple[float, float] | None = None  # (monotonic, wall clock) at the last sample's start
 
     def sample(self) -> dict[str, float]:
         """`system/cpu_percent` (from the second sample on) and `system/rss_gib`; nothing once the process ended."""
-        now, wall = self._clock(), time.time()  # before listing: a process not listed now starts after `wall`
+        began, wall = self._clock(), time.time()  # before listing: a process not listed now starts after `wall`
         members = self._members()
         if not members:
             return {}
-        rss, cpu_used, cpu_seconds = 0, 0.0, {}
+        rss, cores_used, cpu_seconds = 0, 0.0, {}
         for process in members:
             try:
                 with process.oneshot():
                     times = process.cpu_times()
+                    read_at = self._clock()
                     resident = process.memory_info().rss
                     identity = (process.pid, process.create_time())
             except (psutil.NoSuchProcess, psutil.AccessDenied):  # ended meanwhile (a zombie too), or not ours
                 continue
             used = times.user + times.system
-            cpu_seconds[identity] = used
+            cpu_seconds[identity] = (used, read_at)
             rss += resident
             before = self._cpu_seconds.get(identity)
             if before is None and self._last_sample is not None and identity[1] >= self._last_sample[1]:
-                before = 0.0  # started since the last sample: all its CPU time is new
-            if before is not None:
-                cpu_used += max(used - before, 0.0)
+                before = (0.0, self._last_sample[0])  # started since the last sample began: all its CPU time is new
+            if before is not None and read_at > before[1]:
+                cores_used += max(used - before[0], 0.0) / (read_at - before[1])
         values = {RSS_GIB: rss / GIB}
-        if self._last_sample is not None and now > self._last_sample[0]:
-            values[CPU_PERCENT] = 100.0 * cpu_used / (now - self._last_sample[0])
-        self._cpu_seconds, self._last_sample = cpu_seconds, (now, wall)
+        if self._last_sample is not None:
+            values[CPU_PERCENT] = 100.0 * cores_used
+        self._cpu_seconds, self._last_sample = cpu_seconds, (began, wall)
         return values
 
     def _members(self) -> list[psutil.Process]:

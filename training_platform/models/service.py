@@ -5,6 +5,7 @@ import uuid
 from collections.abc import Sequence
 from pathlib import Path
 
+from training_platform.common.changes import Change, report
 from training_platform.common.paths import OUTSIDE_ROOTS, under_roots
 from training_platform.db.tables import RegisteredModel
 from training_platform.errors import ConflictError, FieldError, InvalidInputError
@@ -68,7 +69,9 @@ class ModelService:
             num_parameters=count_parameters(path),
             description=request.description,
         )
-        return _read(self.store.add(model))
+        model = self.store.add(model)
+        report(Change("model", model.id, model.name, "registered", created=True))
+        return _read(model)
 
     def list_all(self) -> list[ModelRead]:
         return [_read(model) for model in self.store.list_all()]
