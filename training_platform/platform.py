@@ -1,11 +1,17 @@
 """Wires the services together from the settings; the API and the CLI both start from here.
 
+`open` builds the services over the database (what the CLI and the tests use); `start` and `stop` are a server's
+life around them, in one place: a new domain is one line in `_open` and, if it has work of its own to resume or
+watch, one in `start`.
+
 One platform owns a data directory: its supervisor is the only one that may start, stop and settle the jobs
 there (a second would settle the first one's running jobs as lost, or start them twice). `Platform.open` holds
 an exclusive lock on `<home>/platform.lock` until `close`, or until the process ends however it ends.
 """
 
+import asyncio
 import fcntl
+import logging
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,6 +19,8 @@ from typing import TextIO
 
 from training_platform.alerts.service import AlertService
 from training_platform.alerts.store import AlertStore
+from training_platform.auth.service import AuthService
+from training_platform.auth.setup import create_first_admin, open_auth, server_url, startup_refusal
 from training_platform.compute.service import ComputeService
 from training_platform.datafiles.io import ReadLimits
 from training_platform.datasets.service import DatasetService
@@ -36,6 +44,7 @@ from training_platform.runners.local import LocalRunner
 from training_platform.runners.ray import RayRunner
 from training_platform.settings import Settings
 
+log = logging.getLogger(__name__)
 LOCK_FILE = "platform.lock"
 
 
@@ -55,6 +64,7 @@ class Platform:
     alerts: AlertService
     diagnostics: DiagnosticsService
     compute: ComputeService
+    auth: AuthService
     home_lock: TextIO | None = field(default=None, repr=False)
 
     @classmethod
@@ -140,7 +150,40 @@ class Platform:
             alerts=alerts,
             diagnostics=diagnostics,
             compute=ComputeService(settings.path_roots),
+            auth=open_auth(db, settings),
         )
+
+    async def start(self) -> None:
+        """A server's start-up, in order: the first admin (a server that must not start stops here, before it
+        recovers a job; docs/security.md), live streams bound to the server's loop, the jobs and dataset tasks the
+        last server left, the stall watch, then the alerts it left pending."""
+        self._first_admin()
+        self.metrics.hub.bind(asyncio.get_running_loop())
+        # In a thread: settling a job whose process ended meanwhile stores its metrics through this loop.
+        await asyncio.to_thread(self.jobs.recover)
+        self.supervisor.start_stall_watch()
+        self.datasets.recover()
+        self.alerts.start()
+        log.info("platform ready: home %s, database %s", self.settings.home, self.db.engine.url.get_backend_name())
+
+    async def stop(self) -> None:
+        """Training processes are deliberately left running: the next start re-attaches to them."""
+        await self.metrics.stop_following()
+        self.close()
+
+    def _first_admin(self) -> None:
+        settings = self.settings
+        password_file = create_first_admin(self.auth, settings)
+        if password_file is not None:
+            log.warning(
+                "first start: log in at %s as admin with the password in %s",
+                server_url(settings.host, settings.port),
+                password_file,
+            )
+        if refusal := startup_refusal(settings, self.auth.has_enabled_users()):
+            log.error(refusal)
+            raise RuntimeError(refusal)
+        self.auth.prune()
 
     @property
     def run_modes(self) -> list[str]:
