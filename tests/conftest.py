@@ -1,4 +1,5 @@
-"""Shared fixtures: the demo assets built once, databases on SQLite and PostgreSQL, a real server."""
+"""Shared fixtures: the demo assets built once, databases on SQLite and PostgreSQL, a real server; and how the
+suite is shared between pytest-xdist's workers (`make test` runs two, one per core)."""
 
 import os
 import uuid
@@ -11,6 +12,9 @@ from sqlalchemy.engine import make_url
 from tests.support.helpers import ServerProcess
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
+# Tests that run clusters (Ray, verl with vLLM) use every core and several GiB each: they run one after another on
+# one worker, and first, since they are the longest unit of work; the other worker takes the other files meanwhile.
+CLUSTER_FILES = ("tests/api/test_verl_rl_e2e.py", "tests/api/test_ray_e2e.py", "tests/runners/test_ray_nodes.py")
 POSTGRES_URL = os.environ.get("PLATFORM_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
 
@@ -96,3 +100,13 @@ def server(tmp_path_factory):
     process.start()
     yield process
     process.shutdown()
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
+def pytest_collection_modifyitems(config, items):
+    """Under `--dist loadgroup`, a file is one unit of work (its module-scoped server is started once), and the
+    cluster files are one unit together, put first (`--no-loadscope-reorder` keeps this order)."""
+    for item in items:
+        path = item.nodeid.split("::")[0]
+        item.add_marker(pytest.mark.xdist_group("cluster" if path in CLUSTER_FILES else path))
+    items.sort(key=lambda item: item.nodeid.split("::")[0] not in CLUSTER_FILES)  # stable: files keep their order

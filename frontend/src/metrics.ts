@@ -1,5 +1,5 @@
 // The metric record on the wire back to the platform's flat canonical keys, and the
-// charts the job page shows (training_platform/metrics/canonical.py is the other half of this mapping).
+// charts the job page shows (training_platform/contract/metrics.py is the other half of this mapping).
 import type { GroupedRecord, WireNumber } from './api/types'
 
 const GROUPED_TO_CANONICAL: Record<string, Record<string, string>> = {

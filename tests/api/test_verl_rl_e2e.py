@@ -58,27 +58,31 @@ def run_scenario(
     return run
 
 
-def assert_trained_paused_resumed_and_exported(run: dict, demo_assets: dict) -> None:
-    assert run["live_steps"] == [1]  # pushed over the WebSocket while verl ran
+def assert_paused_and_resumed(run: dict) -> None:
     paused = run["paused"]
     assert (paused["status"], paused["error"]) == ("paused", None)
     assert ("global_step_2", True) in [(c["name"], c["complete"]) for c in run["checkpoints_when_paused"]]
     assert "paused at step 2; checkpoint at step 2" in run["events"]
-
-    job, status = run["job"], run["status"]
-    assert job["status"] == "completed", job["error"]
+    status = run["status"]
     assert (status["current_step"], status["resumed_from_step"], status["last_checkpoint_step"]) == (3, 2, 3)
+
+
+def assert_trained_and_exported(run: dict, demo_assets: dict) -> None:
+    assert run["live_steps"] == [1]  # pushed over the WebSocket while verl ran
+    job, last = run["job"], run["status"]["current_step"]
+    assert job["status"] == "completed", job["error"]
+    steps = [str(step) for step in range(1, last + 1)]
 
     series = run["series"]
     for key in ("reward_mean", "kl", "entropy", "grad_norm", "step_time"):
-        assert sorted(series[key]) == ["1", "2", "3"], (key, series[key])  # canonical fields from verl's keys
+        assert sorted(series[key]) == steps, (key, series[key])  # canonical fields from verl's keys
     assert all(value > 0 for value in series["grad_norm"].values())
     # The policy left the reference (PPO's in-reward KL is verl's k1 estimate, which may be negative).
-    assert series["kl"]["1"] == 0 and series["kl"]["3"] != 0
+    assert series["kl"]["1"] == 0 and series["kl"][str(last)] != 0
     # The actor's updates reach vLLM: vLLM starts from dummy weights and only the weight sync after each
     # step can make its log-probs match the actor's, which they do while the policy's entropy moves.
     assert max(series["training/rollout_probs_diff_max"].values()) < 1e-2
-    assert abs(series["entropy"]["3"] - series["entropy"]["1"]) > 1e-4
+    assert abs(series["entropy"][str(last)] - series["entropy"]["1"]) > 1e-4
 
     assert run["export"]["status"] == "completed", run["export"]
     exported = Path(run["export"]["result"]["path"])
@@ -93,22 +97,23 @@ def assert_trained_paused_resumed_and_exported(run: dict, demo_assets: dict) -> 
 def test_verl_grpo_on_cpu_trains_pauses_at_a_checkpoint_resumes_and_exports(namespace, tmp_path, demo_assets):
     timeout, home, reward_model = HARD_TIMEOUT_S["grpo"], tmp_path / "home", str(demo_assets["reward_model"])
     run = run_scenario(namespace, timeout, "train", home, demo_assets, "grpo", reward_model)
-    assert_trained_paused_resumed_and_exported(run, demo_assets)
+    assert_trained_and_exported(run, demo_assets)
+    assert_paused_and_resumed(run)
 
 
 @pytest.mark.timeout(HARD_TIMEOUT_S["ppo"] + 60)
-def test_verl_ppo_with_a_critic_on_cpu_trains_pauses_at_a_checkpoint_resumes_and_exports(
-    namespace, tmp_path, demo_assets
-):
+def test_verl_ppo_with_a_critic_on_cpu_trains_and_exports(namespace, tmp_path, demo_assets):
+    """Pausing and resuming are verl's and the platform's, the same for every algorithm: the GRPO test proves
+    them; this one runs PPO's critic and reward model straight through two steps."""
     timeout, home, reward_model = HARD_TIMEOUT_S["ppo"], tmp_path / "home", str(demo_assets["reward_model"])
-    run = run_scenario(namespace, timeout, "train", home, demo_assets, "ppo", reward_model)
-    assert_trained_paused_resumed_and_exported(run, demo_assets)
+    run = run_scenario(namespace, timeout, "train", home, demo_assets, "ppo", reward_model, "straight")
+    assert_trained_and_exported(run, demo_assets)
     series = run["series"]
     # GAE's critic trains beside the actor, and the reward model's vLLM server scored every step.
     for key in ("value_loss", "critic_grad_norm", "reward_mean"):
-        assert sorted(series[key]) == ["1", "2", "3"], (key, series[key])
+        assert sorted(series[key]) == ["1", "2"], (key, series[key])
     assert all(value > 0 for value in series["critic_grad_norm"].values())
-    assert "global_step_3" in run["export"]["result"]["path"]
+    assert "global_step_2" in run["export"]["result"]["path"]
 
 
 NEVER_ANSWERS = '''import threading

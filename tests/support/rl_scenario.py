@@ -1,7 +1,8 @@
 """Run inside a loopback-only network namespace: a platform server whose verl runs in the CPU RL environment,
 and one verl job through its API; prints what happened, with the measured times and memory, as JSON.
-- train: a GRPO or PPO job with live metrics, a pause after the step-2 checkpoint, resume, export;
-  python -m tests.support.rl_scenario train HOME VERL_PYTHON MODEL_DIR RL_DATA grpo|ppo REWARD_MODEL_DIR
+- train: a GRPO or PPO job with live metrics, a pause after the step-2 checkpoint, resume, export (or, `straight`,
+  two steps with the step-2 checkpoint and its export: pausing and resuming are the engine's, not the algorithm's);
+  python -m tests.support.rl_scenario train HOME VERL_PYTHON MODEL_DIR RL_DATA grpo|ppo REWARD_MODEL_DIR [straight]
 - hang: a GRPO job whose custom reward never returns, left to the server's stall watch;
   python -m tests.support.rl_scenario hang HOME VERL_PYTHON MODEL_DIR RL_DATA REWARD_FILE STALL_SECONDS"""
 
@@ -72,19 +73,24 @@ def start_server(home: str, verl_python: str, **env: str) -> ServerProcess:
     return server
 
 
-def train(home: str, verl_python: str, model: str, data: str, algorithm: str, reward_model: str) -> dict:
+def train(
+    home: str, verl_python: str, model: str, data: str, algorithm: str, reward_model: str, mode: str = "pause"
+) -> dict:
     server = start_server(home, verl_python)
     memory = MemorySampler(server.process.pid)
     memory.start()
     began = time.monotonic()
     try:
+        params = GRPO_PARAMS if algorithm == "grpo" else {**PPO_PARAMS, "reward_model_path": reward_model}
+        if mode == "straight":
+            params = {**params, "max_steps": 2}
         job = server.create_job(
             name=f"verl-{algorithm}-cpu",
             algorithm=algorithm,
             engine="verl",
             model_path=model,
             dataset_paths=[data],
-            params=GRPO_PARAMS if algorithm == "grpo" else {**PPO_PARAMS, "reward_model_path": reward_model},
+            params=params,
         )
         job_id = job["id"]
         live = connect(
@@ -97,14 +103,15 @@ def train(home: str, verl_python: str, model: str, data: str, algorithm: str, re
             message = json.loads(live.recv(timeout=400))
             if message["type"] == "metric":
                 live_steps.append(message["data"]["step"])
-        # Step 2 is a save step; the pause lands while it runs and ends the run right after it.
-        pause = server.api.post(f"/jobs/{job_id}/pause")
-        paused = server.wait_for_status(job_id, "paused", "failed", "completed", timeout=300)
+        pause, paused, checkpoints, first_attempt_s = None, None, None, None
+        if mode == "pause":
+            # Step 2 is a save step; the pause lands while it runs and ends the run right after it.
+            pause = server.api.post(f"/jobs/{job_id}/pause")
+            paused = server.wait_for_status(job_id, "paused", "failed", "completed", timeout=300)
+            checkpoints = server.api.get(f"/jobs/{job_id}/checkpoints").json()
+            first_attempt_s = time.monotonic() - began
+            server.api.post(f"/jobs/{job_id}/resume")
         live.close()
-        checkpoints = server.api.get(f"/jobs/{job_id}/checkpoints").json()
-        first_attempt_s = time.monotonic() - began
-
-        server.api.post(f"/jobs/{job_id}/resume")
         done = server.wait_for_status(job_id, "completed", "failed", timeout=400)
         status = json.loads((Path(done["output_dir"]) / f"{job_id}_status.json").read_text())
         keys = server.api.get(f"/monitoring/{job_id}/metrics/keys").json()
@@ -116,7 +123,7 @@ def train(home: str, verl_python: str, model: str, data: str, algorithm: str, re
         final = f"global_step_{status['current_step']}"
         export = server.export(job_id, final)
         return {
-            "pause_status_code": pause.status_code,
+            "pause_status_code": pause and pause.status_code,
             "paused": paused,
             "live_steps": live_steps,
             "checkpoints_when_paused": checkpoints,
@@ -126,7 +133,7 @@ def train(home: str, verl_python: str, model: str, data: str, algorithm: str, re
             "series": {s["key"]: dict(zip(s["steps"], s["values"], strict=True)) for s in series},
             "export": export,
             "events": [e["message"] for e in server.api.get(f"/jobs/{job_id}/events").json()],
-            "first_attempt_s": round(first_attempt_s, 1),
+            "first_attempt_s": first_attempt_s and round(first_attempt_s, 1),
             "wall_s": round(time.monotonic() - began, 1),
             "memory": memory.report(),
         }

@@ -7,8 +7,8 @@ the step is saved, lowering the learning rate live), and the platform validates 
 A job overrides any subset (`{"grad_explosion": {"ceiling": 50}}`); an unknown name or an out-of-range number is
 a validation error that names the field. "Steps" below are the logged records that carry the metric.
 
-The defaults, and where they come from. "Seed" is seed 002 §6.2's table of normal ranges, written for fine-tuning
-a pretrained model; "ours" is a choice made here, with its reason.
+The defaults, and where they come from. "Seed" is the table of normal ranges in docs/health.md ("Normal ranges"),
+written for fine-tuning a pretrained model; "ours" is a choice made here, with its reason.
 
 - non_finite: any NaN/Inf in a loss, grad_norm or reward key. A NaN does not heal: the weights it reaches are NaN.
 - kl_explosion: kl > 1.0 (critical); kl_max > 10; kl > 10 x its median over 50 steps and > 0.1. Ours: healthy
@@ -22,15 +22,15 @@ a pretrained model; "ours" is a choice made here, with its reason.
   1e-6 is five decades below normal, where no weight moves any more.
 - loss_plateau: SFT/DPO smoothed loss improving < 1% over 200 steps, judged after 100 steps. Ours: 200 steps
   average out step-to-step noise; a run of 200 steps or fewer (the demo's) is never judged.
-- overfitting: eval_loss rising over 2 evaluations, by 1% in all, while the smoothed training loss falls. Seed
-  §6.3: one rise is "watch", the second "overfitting, take the checkpoint of the best step"; ours: the 1%, since
+- overfitting: eval_loss rising over 2 evaluations, by 1% in all, while the smoothed training loss falls. Seed:
+  one rise is "watch", the second "overfitting, take the checkpoint of the best step"; ours: the 1%, since
   a flat eval loss wobbles (the demo SFT's held-out loss rose 0.02% and 0.1% at its end).
 - initial_loss: SFT 0.05-5.0, DPO 0.5-0.9 (ln 2 = 0.693 while policy = reference), RL -2 to 2 (advantages are
   centred). Seed: initial loss "> 5.0 → data or model problem"; the rest ours.
 - slow_step: step_time > 3 x its median over 50 steps and >= 1 s above it, save and eval steps excepted. Seed:
   periodic spikes at checkpoint saves are normal; ours: the factor, and 1 s, below which a slowdown is jitter.
 - throughput_drop: tokens_per_second < 50% of its median over 50 steps for 5 steps. Ours.
-- log_lines: OOM, NCCL timeout, NCCL error and segfault lines. Seed §7.1: "no NCCL timeout or OOM errors".
+- log_lines: OOM, NCCL timeout, NCCL error and segfault lines. Seed: "no NCCL timeout or OOM errors".
 """
 
 from typing import Self

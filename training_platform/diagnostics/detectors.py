@@ -396,9 +396,9 @@ class OverfittingDetector:
 class InitialLossDetector:
     """The first finite loss outside the algorithm's usual starting range (info: a hint where to look, since a
     model trained from scratch legitimately starts at ln(vocabulary size)). SFT on a pretrained model starts at
-    1.5-3 (seed 002 §6.2, "> 5.0 → data/model problem"); DPO at ln 2 ≈ 0.693 when the policy equals its
-    reference; an RL policy loss near 0, its advantages being centred. Judged once, and only if logged within
-    `within_steps`: a run resumed at step 500 has no initial loss."""
+    1.5-3 (docs/health.md, "Normal ranges": "> 5.0: a data or model problem"); DPO at ln 2 ≈ 0.693 when the
+    policy equals its reference; an RL policy loss near 0, its advantages being centred. Judged once, and only if
+    logged within `within_steps`: a run resumed at step 500 has no initial loss."""
 
     kind = "initial_loss"
 

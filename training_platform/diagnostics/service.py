@@ -123,7 +123,7 @@ class DiagnosticsService:
         return self.health(job.id)
 
     def diagnose_step(self, name_or_id: str, step: int) -> StepDiagnosis:
-        """What the detectors say at `step`, with the history before it (seed 001's diagnose_step)."""
+        """What the detectors say at `step`, with the history before it."""
         if step < 0:
             raise InvalidInputError([FieldError("step", "step must be 0 or more")])
         job = self.jobs.find(name_or_id)

@@ -1,6 +1,6 @@
 """Findings persistence: one row per (job, kind, rule), merged as signals keep coming.
 
-A kind's repeated signals are one finding whose last step moves (MISSION §5: a finding, not one per step). Merging
+A kind's repeated signals are one finding whose last step moves (docs/health.md: a finding, not one per step). Merging
 is idempotent: reading the same steps again (a restart replaying a job, a re-import) leaves the row as it was, and
 re-diagnosing a whole job (`replace`) writes what a fresh pass found while keeping each finding's id and the actions
 already taken for it, so no action is taken twice.
