@@ -78,4 +78,3 @@ def test_a_seed_a_research_note_or_a_moved_module_is_found(tmp_path):
         "cites 'research/anchors.md', outside the repository",
         "cites docs/nowhere.md, which does not exist",
     ]
-
