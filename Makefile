@@ -75,9 +75,10 @@ run: install web
 	$(BIN)/tplat serve --demo
 
 ## test: install with test extras, build the web UI, install Chromium if missing, build the CPU RL profile,
-## run the whole suite (SQLite and the PostgreSQL at 127.0.0.1:5432; the browser tests drive the built UI)
+## run the whole suite (SQLite and the PostgreSQL at 127.0.0.1:5432; the browser tests drive the built UI) on two
+## workers, one file one unit of work and the cluster tests one unit first (tests/conftest.py)
 test: lint web $(CHROMIUM) rl-env
-	$(BIN)/pytest
+	$(BIN)/pytest -n 2 --dist loadgroup --no-loadscope-reorder --durations=25
 
 lint: install
 	$(BIN)/ruff check training_platform tests benchmarks
