@@ -68,7 +68,7 @@ def test_a_seed_a_research_note_or_a_moved_module_is_found(tmp_path):
     planted = tmp_path / "planted_citations.py"
     planted.write_text(
         '"""Normal ranges from seed 002 §6.2 (MISSION §5)."""\n'
-        "# as jobs/devices.py decides; see research/anchors.md and docs/nowhere.md\n"
+        "# as runners/devices.py decides; see research/anchors.md and docs/nowhere.md\n"
         "# deepspeed's runtime/zero/stage3.py is not ours to check\n"
     )
     problems = [problem.split(": ", 1)[1] for problem in citation_problems(planted)]

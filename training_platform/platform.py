@@ -30,7 +30,6 @@ from training_platform.datasets.vectors import Embedder, VectorStore
 from training_platform.db import Database
 from training_platform.diagnostics.service import DiagnosticsService
 from training_platform.diagnostics.store import FindingStore
-from training_platform.jobs.devices import gpu_inventory
 from training_platform.jobs.scheduler import JobScheduler
 from training_platform.jobs.service import JobService
 from training_platform.jobs.store import JobStore
@@ -40,6 +39,7 @@ from training_platform.metrics.store import MetricStore
 from training_platform.models.service import ModelService
 from training_platform.models.store import ModelStore
 from training_platform.runners.base import Runner
+from training_platform.runners.devices import gpu_inventory
 from training_platform.runners.local import LocalRunner
 from training_platform.runners.ray import RayRunner
 from training_platform.settings import Settings
@@ -104,7 +104,7 @@ class Platform:
             settings.train_cpu_threads,
             settings.job_stall_seconds,
         )
-        scheduler = JobScheduler(store, supervisor, gpu_inventory(settings.gpus))
+        scheduler = JobScheduler(store, supervisor)
         jobs = JobService(
             store,
             supervisor,
@@ -222,7 +222,7 @@ def lock_home(home: Path) -> TextIO:
 
 
 def _runners(settings: Settings) -> dict[str, Runner]:
-    runners: dict[str, Runner] = {"local": LocalRunner()}
+    runners: dict[str, Runner] = {"local": LocalRunner(gpu_inventory(settings.gpus))}
     if settings.ray_address:
         token = settings.ray_auth_token_file.read_text().strip() if settings.ray_auth_token_file else None
         runners["ray"] = RayRunner(settings.ray_address, token, settings.ray_patience_seconds)

@@ -39,7 +39,7 @@ class HeldRunner(LocalRunner):
         self.entered.set()
         assert self.release.wait(30)
         handle = super().start(spec, output, launch_id)
-        self.started.append(handle.pid)
+        self.started.append(handle.local_pid)
         return handle
 
 
@@ -122,12 +122,12 @@ def test_a_run_the_last_server_did_not_record_is_found_by_its_launch_id(jobs, tm
     supervisor = supervisor_with(jobs, LocalRunner())
     supervisor.recover()
     found = jobs.get(job.id)
-    assert (found.status, found.pid, found.run_ref) == ("running", handle.pid, str(handle.pid))
+    assert (found.status, found.pid, found.run_ref) == ("running", handle.local_pid, str(handle.local_pid))
     assert any("of launch " + launch_id in event.message for event in jobs.events(job.id))
     assert jobs.get(never.id).status == "failed" and "lost" in jobs.get(never.id).error
 
     assert stop(jobs, supervisor, job.id) == "cancelled"
-    wait_until(lambda: session_members(handle.pid) == [], 10, message="the found process stopped")
+    wait_until(lambda: session_members(handle.local_pid) == [], 10, message="the found process stopped")
     wait_until(watchers_done, 10, message="the exit watcher")
 
 

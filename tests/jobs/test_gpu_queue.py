@@ -17,11 +17,11 @@ from training_platform.db import Database
 from training_platform.db.types import utcnow
 from training_platform.errors import ConflictError, InvalidInputError
 from training_platform.jobs import supervisor as supervisor_module
-from training_platform.jobs.devices import parse_gpu_setting, visible_gpus
 from training_platform.jobs.schemas import JobCreate
 from training_platform.jobs.states import JobStatus
 from training_platform.jobs.store import JobStore
 from training_platform.platform import Platform
+from training_platform.runners.devices import parse_gpu_setting, visible_gpus
 from training_platform.runners.local import LocalRunner
 
 SFT_PARAMS = {"learning_rate": 1e-3, "batch_size": 6, "micro_batch_size": 2, "max_steps": 5}
@@ -190,7 +190,7 @@ def test_a_restarted_server_keeps_what_running_jobs_hold_and_schedules_the_queue
         supervisor_module.output_of(supervisor_module.layout_of(running)),
         "tplat-restart",
     )
-    store.update(running.id, pid=handle.pid, run_ref=handle.ref, process_started_at=handle.started_at)
+    store.update(running.id, pid=handle.local_pid, run_ref=handle.ref, process_started_at=handle.started_at)
     queued = [add_job(store, tmp_path, JobStatus.QUEUED, params=params, queued_at=utcnow()) for _ in range(2)]
     db.dispose()
 

@@ -82,7 +82,7 @@ def test_arguments_are_never_interpreted_by_a_shell(tmp_path):
 def test_process_runs_in_its_own_group(tmp_path):
     runner = LocalRunner()
     handle = start(runner, python("import time; time.sleep(30)", tmp_path), tmp_path)
-    assert os.getpgid(handle.pid) == handle.pid != os.getpgid(0)
+    assert os.getpgid(handle.local_pid) == handle.local_pid != os.getpgid(0)
     runner.stop(handle, grace_seconds=5)
 
 
@@ -95,13 +95,13 @@ def test_stop_escalates_to_sigkill_and_takes_the_whole_group(tmp_path):
         " time.sleep(60)']); print('ready', flush=True); time.sleep(60)"
     )
     handle = start(runner, python(code, tmp_path), tmp_path)
-    wait_until(lambda: len(group_members(handle.pid)) == 2, 20, message="two processes in the group")
+    wait_until(lambda: len(group_members(handle.local_pid)) == 2, 20, message="two processes in the group")
     waiter = exit_waiter(runner, handle)
     began = time.monotonic()
     runner.stop(handle, grace_seconds=1.0)
     assert 1.0 <= time.monotonic() - began < 10
     assert waiter().signal == signal.SIGKILL
-    wait_until(lambda: group_members(handle.pid) == [], 10, message="process group gone")
+    wait_until(lambda: group_members(handle.local_pid) == [], 10, message="process group gone")
 
 
 # A child that leaves its parent's process group, as Ray's workers and vLLM's engine do, and ignores SIGTERM.
@@ -116,19 +116,19 @@ DEFECTOR = (
 def test_stop_takes_processes_that_left_the_group(tmp_path):
     runner = LocalRunner()
     handle = start(runner, python(DEFECTOR + "time.sleep(60)", tmp_path), tmp_path)
-    wait_until(lambda: len(session_members(handle.pid)) == 2, 20, message="two processes in the session")
-    assert len(group_members(handle.pid)) == 1  # the child has a group of its own
+    wait_until(lambda: len(session_members(handle.local_pid)) == 2, 20, message="two processes in the session")
+    assert len(group_members(handle.local_pid)) == 1  # the child has a group of its own
     waiter = exit_waiter(runner, handle)
     runner.stop(handle, grace_seconds=1.0)
     waiter()
-    wait_until(lambda: session_members(handle.pid) == [], 10, message="session gone")
+    wait_until(lambda: session_members(handle.local_pid) == [], 10, message="session gone")
 
 
 def test_what_a_finished_process_leaves_running_is_reaped(tmp_path):
     runner = LocalRunner()
     handle = start(runner, python(DEFECTOR, tmp_path), tmp_path)  # exits at once, its child lives on
     assert exit_waiter(runner, handle)().code == 0
-    wait_until(lambda: session_members(handle.pid) == [], 10, message="the orphan reaped")
+    wait_until(lambda: session_members(handle.local_pid) == [], 10, message="the orphan reaped")
 
 
 def test_stop_lets_a_cooperative_process_exit_on_sigterm(tmp_path):
@@ -150,7 +150,7 @@ def test_a_killed_process_reports_the_signal(tmp_path):
     runner = LocalRunner()
     handle = start(runner, python("import time; time.sleep(60)", tmp_path), tmp_path)
     waiter = exit_waiter(runner, handle)
-    os.kill(handle.pid, signal.SIGKILL)
+    os.kill(handle.local_pid, signal.SIGKILL)
     info = waiter()
     assert (info.code, info.signal, info.describe()) == (-9, 9, "killed by signal SIGKILL")
 
@@ -162,8 +162,8 @@ def test_a_restarted_runner_adopts_a_live_process_by_pid_and_start_time(tmp_path
     assert adopter.is_alive(handle)
     assert not adopter.is_alive(ProcessHandle(ref=handle.ref, started_at=handle.started_at - 100))
     waiter = exit_waiter(adopter, handle)
-    os.kill(handle.pid, signal.SIGKILL)
-    first._children[handle.pid].wait()  # the old parent reaps it, as init would after a real restart
+    os.kill(handle.local_pid, signal.SIGKILL)
+    first._children[handle.local_pid].wait()  # the old parent reaps it, as init would after a real restart
     info = waiter()
     assert info.code is None and "exit status unknown" in info.describe()
 
@@ -210,14 +210,14 @@ def test_a_run_is_found_by_its_launch_id_and_its_orphans_are_ended(tmp_path):
     first = LocalRunner()
     launch_id = f"tplat-{uuid.uuid4().hex}"
     handle = start(first, python(DEFECTOR + "time.sleep(60)", tmp_path), tmp_path, launch_id=launch_id)
-    wait_until(lambda: len(session_members(handle.pid)) == 2, 20, message="two processes in the session")
+    wait_until(lambda: len(session_members(handle.local_pid)) == 2, 20, message="two processes in the session")
     # A server that never recorded the pid (it died right after starting the run) finds it by the launch id.
     restarted = LocalRunner()
     assert restarted.find(launch_id) == handle
     assert restarted.find(f"tplat-{uuid.uuid4().hex}") is None
     # The leader gone, what is left of its session is ended by the search.
-    os.kill(handle.pid, signal.SIGKILL)
-    first._children[handle.pid].wait()
-    assert len(session_members(handle.pid)) == 1
+    os.kill(handle.local_pid, signal.SIGKILL)
+    first._children[handle.local_pid].wait()
+    assert len(session_members(handle.local_pid)) == 1
     assert restarted.find(launch_id) is None
-    wait_until(lambda: session_members(handle.pid) == [], 10, message="the orphan ended")
+    wait_until(lambda: session_members(handle.local_pid) == [], 10, message="the orphan ended")

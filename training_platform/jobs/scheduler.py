@@ -6,11 +6,12 @@ the first that does not fit holds back those behind it, even ones that would fit
 then never overtaken for ever by a stream of small ones; the cost is idle devices while it waits for enough of
 them. A job started while others wait joins the queue behind them.
 
-Which GPUs are busy is read from the database (the running jobs' `gpus`), never kept in memory, so a restarted
-server knows what its re-attached jobs hold; one lock makes each decision and its record one step, so two jobs
-started side by side never get the same device (one server per data directory, `platform.py`). Ray jobs take
-their devices from the cluster, and where the server has no GPUs a job's `num_gpus` is its count of CPU
-processes: neither is allocated nor queued.
+The devices are the runner's (`Runner.devices`): the local runner's are this machine's GPUs. Which are busy is
+read from the database (the running jobs' `gpus`, per run mode), never kept in memory, so a restarted server knows
+what its re-attached jobs hold; one lock makes each decision and its record one step, so two jobs started side by
+side never get the same device (one server per data directory, `platform.py`). A runner whose cluster allocates
+its own devices (Ray), and a runner without GPUs (where a job's `num_gpus` is its count of CPU processes), have
+nothing allocated or queued.
 """
 
 import logging
@@ -30,23 +31,28 @@ ADMITTED = {"start": "started", "resume": "resumed"}  # what a request's start o
 
 
 class JobScheduler:
-    def __init__(self, store: JobStore, supervisor: JobSupervisor, gpus: list[int]):
+    def __init__(self, store: JobStore, supervisor: JobSupervisor):
         self.store = store
         self.supervisor = supervisor
-        self.gpus = gpus  # the GPUs this server owns (jobs/devices.py)
         self._lock = threading.Lock()  # one decision at a time: which job gets which GPUs
 
+    def devices(self, run_mode: str) -> list[int]:
+        """The GPUs the platform allocates to the runs of `run_mode`; none where it allocates nothing."""
+        runner = self.supervisor.runners.get(run_mode)
+        return (runner.devices() if runner else None) or []
+
     def allocates(self, run_mode: str) -> bool:
-        return run_mode == "local" and bool(self.gpus)
+        return bool(self.devices(run_mode))
 
     def refusal(self, run_mode: str, num_gpus: int) -> FieldError | None:
         """Why a job asking for `num_gpus` can never run here, if it cannot."""
-        if not self.allocates(run_mode) or num_gpus <= len(self.gpus):
+        gpus = self.devices(run_mode)
+        if not gpus or num_gpus <= len(gpus):
             return None
         return FieldError(
             "params.num_gpus",
-            f"asks for {num_gpus} GPUs, but this server has {len(self.gpus)} (GPUs {_names(self.gpus)}); "
-            f"ask for at most {len(self.gpus)}",
+            f"asks for {num_gpus} GPUs, but this server has {len(gpus)} (GPUs {_names(gpus)}); "
+            f"ask for at most {len(gpus)}",
         )
 
     def admit(self, job: Job, action: str, reason: str, **fields) -> Job:
@@ -59,8 +65,8 @@ class JobScheduler:
         if not self.allocates(job.run_mode):
             return self._launch(self._run(job, sources, action, reason, [], fields), action)
         with self._lock:
-            free = self._free()
-            waiting = len(self.store.queued())
+            free = self._free(job.run_mode)
+            waiting = len(self.store.queued(job.run_mode))
             if waiting or wanted > len(free):
                 reason += f"; queued: waiting for {_count(wanted)}, position {waiting + 1}"
                 job = self.store.transition(
@@ -81,29 +87,34 @@ class JobScheduler:
         """Start the queued jobs that fit now, first queued first (the module's docstring says why strictly)."""
         started, failed = [], []
         with self._lock:
-            free = self._free()
-            for job in self.store.queued():
-                try:
-                    # On a server restarted without GPUs, a queued job runs on the CPU as it would have started.
-                    wanted = requested_gpus(job) if self.gpus else 0
-                    if wanted > len(self.gpus):
-                        failed.append(self._fail_unfit(job))
-                        continue
-                    if wanted > len(free):
-                        break
-                    started.append(self._run(job, {JobStatus.QUEUED}, "schedule", "", free[:wanted], {}))
-                    free = free[wanted:]
-                except ConflictError:
-                    continue  # stopped while we decided
+            for run_mode in self.store.queued_run_modes():
+                self._schedule(run_mode, started, failed)
         # Outside the lock: launching, and the listeners of a settled job (this one among them), decide nothing.
         for job in failed:
             self.supervisor.settled(job)
         for job in started:
             self.supervisor.launch(job)
 
-    def _free(self) -> list[int]:
-        held = self.store.held_gpus()
-        return [gpu for gpu in self.gpus if gpu not in held]
+    def _schedule(self, run_mode: str, started: list[Job], failed: list[Job]) -> None:
+        gpus = self.devices(run_mode)
+        free = self._free(run_mode)
+        for job in self.store.queued(run_mode):
+            try:
+                # On a server restarted without GPUs, a queued job runs on the CPU as it would have started.
+                wanted = requested_gpus(job) if gpus else 0
+                if wanted > len(gpus):
+                    failed.append(self._fail_unfit(job))
+                    continue
+                if wanted > len(free):
+                    break
+                started.append(self._run(job, {JobStatus.QUEUED}, "schedule", "", free[:wanted], {}))
+                free = free[wanted:]
+            except ConflictError:
+                continue  # stopped while we decided
+
+    def _free(self, run_mode: str) -> list[int]:
+        held = self.store.held_gpus(run_mode)
+        return [gpu for gpu in self.devices(run_mode) if gpu not in held]
 
     def _run(self, job: Job, sources, action: str, reason: str, gpus: list[int], fields: dict) -> Job:
         got = f"got GPUs {_names(gpus)}" if gpus else ""

@@ -137,17 +137,24 @@ class JobStore:
             session.commit()
             return session.get(Job, job_id, populate_existing=True)
 
-    def held_gpus(self) -> set[int]:
-        """The GPUs the running jobs hold."""
+    def held_gpus(self, run_mode: str) -> set[int]:
+        """The GPUs the running jobs of `run_mode` hold."""
+        running = (Job.status == JobStatus.RUNNING.value) & (Job.run_mode == run_mode)
         with self.db.session() as session:
-            held = session.exec(select(Job.gpus).where(Job.status == JobStatus.RUNNING.value))
-            return {gpu for gpus in held for gpu in gpus}
+            return {gpu for gpus in session.exec(select(Job.gpus).where(running)) for gpu in gpus}
 
-    def queued(self) -> list[Job]:
-        """The jobs waiting for GPUs, first queued first."""
-        query = select(Job).where(Job.status == JobStatus.QUEUED.value).order_by(col(Job.queued_at), col(Job.id))
+    def queued(self, run_mode: str) -> list[Job]:
+        """The jobs of `run_mode` waiting for GPUs, first queued first."""
+        waiting = (Job.status == JobStatus.QUEUED.value) & (Job.run_mode == run_mode)
+        query = select(Job).where(waiting).order_by(col(Job.queued_at), col(Job.id))
         with self.db.session() as session:
             return list(session.exec(query))
+
+    def queued_run_modes(self) -> list[str]:
+        """The run modes some job waits in the queue of."""
+        query = select(Job.run_mode).where(Job.status == JobStatus.QUEUED.value).distinct()
+        with self.db.session() as session:
+            return sorted(session.exec(query))
 
     def queue_position(self, job: Job) -> int:
         """1 for the queued job that gets the next GPUs to free up."""

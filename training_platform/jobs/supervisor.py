@@ -149,8 +149,7 @@ class JobSupervisor:
             )
             self.settled(job)
             return job
-        pid = handle.pid if runner.mode == "local" else None
-        job = self.store.update(job.id, pid=pid, run_ref=handle.ref, process_started_at=handle.started_at)
+        job = self.store.update(job.id, pid=handle.local_pid, run_ref=handle.ref, process_started_at=handle.started_at)
         self.store.record(job.id, "process", f"attempt {job.attempt}: {runner.mode} run {handle.ref} started")
         self._watch(job, handle)
         return job
@@ -245,8 +244,7 @@ class JobSupervisor:
         handle = self.runner_for(job).find(launch_id)
         if handle is None:
             return job, None
-        pid = handle.pid if job.run_mode == "local" else None
-        job = self.store.update(job.id, pid=pid, run_ref=handle.ref, process_started_at=handle.started_at)
+        job = self.store.update(job.id, pid=handle.local_pid, run_ref=handle.ref, process_started_at=handle.started_at)
         message = f"found {job.run_mode} run {handle.ref} of launch {launch_id}, started before a platform restart"
         self.store.record(job.id, "process", message)
         return job, handle
@@ -255,7 +253,7 @@ class JobSupervisor:
     def _handle(job: Job) -> ProcessHandle | None:
         if job.run_ref is None or job.process_started_at is None:
             return None
-        return ProcessHandle(ref=job.run_ref, started_at=job.process_started_at)
+        return ProcessHandle(job.run_ref, job.process_started_at, local_pid=job.pid)
 
     def on_exit(self, job_id: str, attempt: int, exit_info: ExitInfo) -> None:
         job = self.store.get(job_id)

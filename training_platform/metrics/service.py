@@ -116,7 +116,7 @@ class MetricsService:
     def _sampler(self, job: Job) -> SystemSampler | None:
         """The job's system metrics sampler: local jobs only. A Ray job has no local pid (its processes run on the
         cluster's nodes, which this server cannot measure), so it has none."""
-        if self.system_metrics_seconds <= 0 or job.run_mode != "local" or job.pid is None:
+        if self.system_metrics_seconds <= 0 or job.pid is None:
             return None
         layout = layout_of(job)
         return SystemSampler(

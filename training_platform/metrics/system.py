@@ -14,7 +14,7 @@ replaces the earlier one, since the store upserts by (key, step). Keys (custom k
     system/gpu<i>/temperature_c    device i's temperature, °C
 
 `i` is the job's CUDA index (`Job.gpus`). Those are already the machine's device indices, what `nvidia-smi` and NVML
-number them by: `jobs/devices.py` reads the server's own CUDA_VISIBLE_DEVICES into them, and the job's process is
+number them by: `runners/devices.py` reads the server's own CUDA_VISIBLE_DEVICES into them, and the job's process is
 given them as its CUDA_VISIBLE_DEVICES in place of the server's. So device i is NVML's device i; it is not the i-th
 entry of the server's CUDA_VISIBLE_DEVICES.
 

@@ -23,13 +23,14 @@ class OutputFiles:
 
 @dataclass(frozen=True)
 class ProcessHandle:
-    ref: str  # the runner's name for the run: a local pid, a Ray submission id
+    """A run as its runner finds it again: `ref` is the runner's own locator (a local pid as text, a Ray submission
+    id); nothing outside the runner reads it, except to record it."""
+
+    ref: str
     # When it started (for a local process, the OS's start time: a pid alone may be reused after a restart).
     started_at: float
-
-    @property
-    def pid(self) -> int:
-        return int(self.ref)
+    # The run's main process where it runs on this machine (its system metrics are sampled from it); else None.
+    local_pid: int | None = None
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,11 @@ class Runner(ABC):
     @abstractmethod
     def stop(self, handle: ProcessHandle, grace_seconds: float) -> bool:
         """Stop the run (gently, then by force after the grace period); whether all of it is gone."""
+
+    def devices(self) -> list[int] | None:
+        """The GPUs this runner gives its runs, one run per device at a time, which the platform's queue allocates
+        (jobs/scheduler.py); None where the runner's cluster allocates its own (Ray). Empty: runs use the CPU."""
+        return None
 
     def nodes_for(self, num_gpus: int) -> int | None:
         """How many nodes a run of `num_gpus` GPUs spans; None: its processes stay on the machine it starts on."""

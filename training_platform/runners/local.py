@@ -34,9 +34,13 @@ def _exit_info(returncode: int) -> ExitInfo:
 class LocalRunner(Runner):
     mode = "local"
 
-    def __init__(self) -> None:
+    def __init__(self, gpus: list[int] | None = None) -> None:
+        self.gpus = gpus or []  # this machine's GPUs that the platform may use (runners/devices.py)
         self._children: dict[int, subprocess.Popen] = {}
         self._lock = threading.Lock()
+
+    def devices(self) -> list[int]:
+        return self.gpus
 
     def start(self, spec: LaunchSpec, output: OutputFiles, launch_id: str) -> ProcessHandle:
         output.stdout.parent.mkdir(parents=True, exist_ok=True)
@@ -59,7 +63,7 @@ class LocalRunner(Runner):
             )
         with self._lock:
             self._children[process.pid] = process
-        return ProcessHandle(ref=str(process.pid), started_at=psutil.Process(process.pid).create_time())
+        return ProcessHandle(str(process.pid), psutil.Process(process.pid).create_time(), local_pid=process.pid)
 
     def find(self, launch_id: str) -> ProcessHandle | None:
         """The session leader whose environment carries `launch_id`; if only members of its session are left,
@@ -73,7 +77,7 @@ class LocalRunner(Runner):
                     continue
                 sid = os.getsid(process.pid)
                 if sid == process.pid:
-                    leader = ProcessHandle(ref=str(process.pid), started_at=process.create_time())
+                    leader = ProcessHandle(str(process.pid), process.create_time(), local_pid=process.pid)
                 sessions.add(sid)
             except (OSError, psutil.Error):
                 continue
@@ -87,16 +91,16 @@ class LocalRunner(Runner):
 
     def watch(self, handle: ProcessHandle, output: OutputFiles, on_exit: Callable[[ExitInfo], None]) -> None:
         with self._lock:
-            child = self._children.get(handle.pid)
+            child = self._children.get(_pid(handle))
         target = self._wait_child if child is not None else self._wait_adopted
-        threading.Thread(target=target, args=(handle, on_exit), name=f"watch-{handle.pid}", daemon=True).start()
+        threading.Thread(target=target, args=(handle, on_exit), name=f"watch-{_pid(handle)}", daemon=True).start()
 
     def _wait_child(self, handle: ProcessHandle, on_exit: Callable[[ExitInfo], None]) -> None:
         with self._lock:
-            process = self._children[handle.pid]
+            process = self._children[_pid(handle)]
         returncode = process.wait()
         with self._lock:
-            self._children.pop(handle.pid, None)
+            self._children.pop(_pid(handle), None)
         self._kill_stragglers(handle)
         on_exit(_exit_info(returncode))
 
@@ -109,11 +113,11 @@ class LocalRunner(Runner):
 
     def is_alive(self, handle: ProcessHandle) -> bool:
         with self._lock:
-            child = self._children.get(handle.pid)
+            child = self._children.get(_pid(handle))
         if child is not None:
             return child.poll() is None
         try:
-            process = psutil.Process(handle.pid)
+            process = psutil.Process(_pid(handle))
             same = abs(process.create_time() - handle.started_at) < _START_TIME_TOLERANCE_S
             return same and process.status() != psutil.STATUS_ZOMBIE
         except psutil.NoSuchProcess:
@@ -121,11 +125,11 @@ class LocalRunner(Runner):
 
     def stop(self, handle: ProcessHandle, grace_seconds: float) -> bool:
         if self.is_alive(handle):
-            self._kill_group(handle.pid, signal.SIGTERM)
+            self._kill_group(_pid(handle), signal.SIGTERM)
             if not self._gone_within(handle, grace_seconds):
-                self._kill_session(handle.pid, signal.SIGKILL)
+                self._kill_session(_pid(handle), signal.SIGKILL)
                 if not self._gone_within(handle, KILL_WAIT_S):
-                    log.warning("process %s is still there %.0f s after SIGKILL", handle.pid, KILL_WAIT_S)
+                    log.warning("process %s is still there %.0f s after SIGKILL", _pid(handle), KILL_WAIT_S)
                     return False
         self._kill_stragglers(handle)
         return True
@@ -142,8 +146,8 @@ class LocalRunner(Runner):
         """Kill what is left of a session whose leader is gone (a Ray worker, a vLLM engine, a data loader).
         Linux does not hand out a pid that is still some session's id, so if the pid is free, any member of
         that session is ours; if another process holds the pid now, the session is not ours to touch."""
-        if not psutil.pid_exists(handle.pid):
-            self._kill_session(handle.pid, signal.SIGKILL)
+        if not psutil.pid_exists(_pid(handle)):
+            self._kill_session(_pid(handle), signal.SIGKILL)
 
     @staticmethod
     def _kill_group(pgid: int, sig: signal.Signals) -> None:
@@ -160,3 +164,8 @@ class LocalRunner(Runner):
                     os.kill(pid, sig)
             except (ProcessLookupError, PermissionError):
                 pass
+
+
+def _pid(handle: ProcessHandle) -> int:
+    """A local run's locator is its pid."""
+    return int(handle.ref)

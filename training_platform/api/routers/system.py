@@ -44,7 +44,7 @@ def system_info(platform: PlatformDep) -> SystemInfo:
         },
         database=platform.db.engine.url.get_backend_name(),
         run_modes=platform.run_modes,
-        gpus=platform.jobs.scheduler.gpus,
+        gpus=platform.jobs.scheduler.devices("local"),
         engines=engine_names(),
         packages={name: version(name) for name in ("torch", "transformers", "trl", "peft", "fastapi")},
     )
