@@ -2,7 +2,7 @@
 
 A path is resolved (the server user's `~`, every symlink) before it is compared with the roots, so a link under a
 root that points elsewhere is refused like the place it points to. A refusal says the same thing whatever the path
-is (OUTSIDE_ROOTS, as a 422 on the request's field: datafiles/io.py `checked_path`), and it is decided before
+is (OUTSIDE_ROOTS, as a 422 on the request's field: `checked_path`), and it is decided before
 anything looks at the file: whether a path exists, is a file or can be read is never told about a path outside the
 roots.
 """
@@ -10,6 +10,8 @@ roots.
 import os
 from collections.abc import Sequence
 from pathlib import Path
+
+from training_platform.errors import FieldError, InvalidInputError
 
 OUTSIDE_ROOTS = "not under the platform's data roots (PLATFORM_DATA_ROOTS)"
 
@@ -25,3 +27,11 @@ def under_roots(value: str | Path, roots: Sequence[Path]) -> Path | None:
     except (OSError, RuntimeError, ValueError):  # a symlink loop, a home that cannot be found
         return None
     return path if any(path.is_relative_to(root) for root in roots) else None
+
+
+def checked_path(value: str | Path, roots: Sequence[Path], field: str) -> Path:
+    """`value` resolved under one of `roots`, or a 422 on `field` that tells nothing about the path."""
+    path = under_roots(value, roots)
+    if path is None:
+        raise InvalidInputError([FieldError(field, OUTSIDE_ROOTS)])
+    return path

@@ -33,9 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from training_platform.common.paths import OUTSIDE_ROOTS, under_roots
+from training_platform.common.paths import checked_path
 from training_platform.datafiles.depth import first_deep_element, too_deep
-from training_platform.errors import FieldError, InvalidInputError
 
 SUPPORTED_SUFFIXES = {".json": "json", ".jsonl": "jsonl", ".parquet": "parquet", ".csv": "csv", ".arrow": "arrow"}
 SUPPORTED_TYPES = ".json, .jsonl, .parquet, .csv or .arrow"
@@ -283,14 +282,6 @@ def _in_split_order(splits: dict[str, list]) -> dict[str, list]:
     return {name: splits[name] for name in order}
 
 
-def checked_path(value: str, roots: Sequence[Path], field: str) -> Path:
-    """`value` resolved under one of `roots`, or a 422 on `field` that tells nothing about the path."""
-    path = under_roots(value, roots)
-    if path is None:
-        raise InvalidInputError([FieldError(field, OUTSIDE_ROOTS)])
-    return path
-
-
 def checked_data_path(value: str, roots: Sequence[Path], field: str) -> Path:
     """A data path a request names, under the data roots (common/paths.py), and so is every file a directory
     stands for, in every split, and every metadata file that says which they are (before it is read): a link
@@ -298,8 +289,7 @@ def checked_data_path(value: str, roots: Sequence[Path], field: str) -> Path:
     path = checked_path(value, roots, field)
 
     def inside(file: Path) -> None:
-        if under_roots(file, roots) is None:
-            raise InvalidInputError([FieldError(field, OUTSIDE_ROOTS)])
+        checked_path(file, roots, field)
 
     if path.is_dir():
         try:

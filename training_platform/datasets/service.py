@@ -15,7 +15,7 @@ from pathlib import Path
 import polars as pl
 
 from training_platform.common.changes import Change, report
-from training_platform.common.paths import OUTSIDE_ROOTS
+from training_platform.common.paths import OUTSIDE_ROOTS, checked_path
 from training_platform.common.progress import ProgressCallback
 from training_platform.contract.data import DataFormat, LossTurns, ShareGptTags
 from training_platform.contract.params import Algorithm, parse_params
@@ -26,7 +26,6 @@ from training_platform.datafiles.io import (
     ReadLimits,
     RowProblem,
     checked_data_path,
-    checked_path,
     data_files,
     dataset_format,
     dataset_splits,

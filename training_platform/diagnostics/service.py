@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Protocol
 
 from training_platform.alerts.schemas import AlertEvent
+from training_platform.common.locks import KeyedLocks
 from training_platform.contract import control
 from training_platform.contract.health import HealthSettings
 from training_platform.contract.params import Algorithm
@@ -55,12 +56,8 @@ class DiagnosticsService:
         self.alerts = alerts
         # The jobs whose steps are being read, least recently read first; one evicted is rebuilt by a replay.
         self._diagnosers: OrderedDict[str, Diagnoser] = OrderedDict()
-        self._locks: dict[str, threading.Lock] = {}
-        self._locks_guard = threading.Lock()
-
-    def _lock(self, job_id: str) -> threading.Lock:
-        with self._locks_guard:
-            return self._locks.setdefault(job_id, threading.Lock())
+        self._diagnosers_guard = threading.Lock()  # the table above, shared by every job's thread
+        self._lock = KeyedLocks()  # one per job: its records are read in order, by one thread at a time
 
     # ---- live: records as the metrics service reads them, and the end of a run --------------------
 
@@ -88,7 +85,7 @@ class DiagnosticsService:
             log.exception("diagnosing steps of job %s failed; its ingest goes on", job_id)
 
     def _keep(self, job_id: str, diagnoser: Diagnoser) -> None:
-        with self._locks_guard:
+        with self._diagnosers_guard:
             self._diagnosers[job_id] = diagnoser
             self._diagnosers.move_to_end(job_id)
             while len(self._diagnosers) > MAX_DIAGNOSERS:
@@ -104,7 +101,7 @@ class DiagnosticsService:
         """The run ended: look in its log for what killed it; the next run of the job starts a fresh diagnoser."""
         try:
             with self._lock(job.id):
-                with self._locks_guard:
+                with self._diagnosers_guard:
                     diagnoser = self._diagnosers.pop(job.id, None) or _diagnoser(job)
                 signals = list(_scan_log(diagnoser, job))
                 self._record(self.jobs.find(job.id), self.store.merge(job.id, signals))

@@ -9,6 +9,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from training_platform.common.changes import Change, report
 from training_platform.common.files import tail_lines
+from training_platform.common.paths import checked_path
 from training_platform.common.progress import ProgressCallback
 from training_platform.contract import control
 from training_platform.contract.data import DataFormat
@@ -20,7 +21,6 @@ from training_platform.datafiles.io import (
     DatasetFileError,
     ReadLimits,
     checked_data_path,
-    checked_path,
 )
 from training_platform.db.tables import Job, JobTask
 from training_platform.db.types import utcnow

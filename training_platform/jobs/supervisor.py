@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Protocol
 
 from training_platform.common.files import tail_lines
+from training_platform.common.locks import KeyedLocks
 from training_platform.contract import control
 from training_platform.contract.layout import JobLayout
 from training_platform.contract.status import StatusFileError, TrainingState, TrainingStatus, parse_status
@@ -92,12 +93,7 @@ class JobSupervisor:
         self.hung: dict[str, str] = {}  # job id → why the platform stopped it as hung
         self._activity: dict[tuple[str, int], JobActivity] = {}  # by job id and attempt; stall watch only
         self._closing = threading.Event()
-        self._job_locks: dict[str, threading.Lock] = {}  # one per job: its launch and its stops, one at a time
-        self._job_locks_guard = threading.Lock()
-
-    def _job_lock(self, job_id: str) -> threading.Lock:
-        with self._job_locks_guard:
-            return self._job_locks.setdefault(job_id, threading.Lock())
+        self._job_lock = KeyedLocks()  # one per job: its launch and its stops, one at a time
 
     def runner_for(self, job: Job) -> Runner:
         return self.runners[job.run_mode]

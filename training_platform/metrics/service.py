@@ -14,6 +14,7 @@ import pyarrow as pa
 import pyarrow.csv as pa_csv
 import pyarrow.parquet as pq
 
+from training_platform.common.locks import KeyedLocks
 from training_platform.contract.status import load_status
 from training_platform.db.tables import Job
 from training_platform.errors import FieldError, InvalidInputError, TooLargeError
@@ -57,7 +58,7 @@ class MetricsService:
         self.hub = LiveHub(max_websockets)
         self.watchers: list[StepWatcher] = []  # told of every record read, live or on demand (the diagnostics)
         self._followers: dict[str, JobFollower] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
+        self._lock = KeyedLocks(asyncio.Lock)  # one per job: one ingestion at a time (the server's loop)
 
     # ---- following running jobs (called by the supervisor, from any thread) ---------------------
 
@@ -84,9 +85,6 @@ class MetricsService:
             return
         future = asyncio.run_coroutine_threadsafe(coroutine, loop)
         future.add_done_callback(_log_failure)
-
-    def _lock(self, job_id: str) -> asyncio.Lock:
-        return self._locks.setdefault(job_id, asyncio.Lock())
 
     def _ingester(self, job_id: str, source: MetricsSource) -> MetricsIngester:
         return MetricsIngester(

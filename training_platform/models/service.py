@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from training_platform.common.changes import Change, report
-from training_platform.common.paths import OUTSIDE_ROOTS, under_roots
+from training_platform.common.paths import checked_path
 from training_platform.db.tables import RegisteredModel
 from training_platform.errors import ConflictError, FieldError, InvalidInputError
 from training_platform.models.schemas import ModelRead, ModelRegister
@@ -53,9 +53,7 @@ class ModelService:
 
     def register(self, request: ModelRegister) -> ModelRead:
         # Under the data roots first: nothing is said about a path outside them, not even whether it exists.
-        path = under_roots(request.path, self.path_roots)
-        if path is None:
-            raise InvalidInputError([FieldError("path", OUTSIDE_ROOTS)])
+        path = checked_path(request.path, self.path_roots, "path")
         if problem := model_dir_problem(path):
             raise InvalidInputError([FieldError("path", problem)])
         config = json.loads((path / "config.json").read_text(encoding="utf-8"))
