@@ -1,22 +1,30 @@
 """Domain errors. Services raise these; the API layer turns them into HTTP 404 / 409 / 422."""
 
-from dataclasses import asdict, dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 from pydantic import ValidationError
+
+# Codes of pydantic's error types are this prefix and the type (`validation.greater_than`); common/catalogue.py
+# has their Chinese.
+VALIDATION_PREFIX = "validation."
 
 
 @dataclass(frozen=True)
 class FieldError:
+    """What is wrong with one field (and row) of a request. `message` is English; `code` and `params`, where the
+    error has them, let the API answer in the reader's language (common/text.py)."""
+
     field: str
     message: str
     row: int | None = None
+    code: str | None = None
+    params: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def __str__(self) -> str:
         where = f"{self.field} row {self.row}" if self.row is not None else self.field
         return f"{where}: {self.message}"
-
-    def as_dict(self) -> dict:
-        return {key: value for key, value in asdict(self).items() if value is not None}
 
 
 class PlatformError(Exception):
@@ -51,10 +59,24 @@ class InvalidInputError(PlatformError):
 
 def field_errors_from_pydantic(error: ValidationError, prefix: str = "") -> list[FieldError]:
     """Name each failing field by its dotted path (`params.lora.rank`, `dataset_paths.0`)."""
+    return field_errors_from_items(error.errors(), prefix)
+
+
+def field_errors_from_items(items: Iterable[Mapping[str, Any]], prefix: str = "", skip: int = 0) -> list[FieldError]:
+    """pydantic's error items (also FastAPI's, whose locations start with where the value came from: `skip` those
+    parts) as field errors, each with its error type's code and context."""
     result = []
-    for item in error.errors():
-        path = ".".join(str(part) for part in item["loc"] if part != "__root__")
-        field = ".".join(part for part in (prefix, path) if part) or prefix or "body"
-        message = item["msg"].removeprefix("Value error, ")
-        result.append(FieldError(field=field, message=message))
+    for item in items:
+        path = ".".join(str(part) for part in item["loc"][skip:] if part != "__root__")
+        name = ".".join(part for part in (prefix, path) if part) or prefix or "body"
+        message = item["msg"].removeprefix("Value error, ").removeprefix("Assertion failed, ")
+        params = {key: _plain(value) for key, value in (item.get("ctx") or {}).items()}
+        if item["type"] in ("value_error", "assertion_error"):
+            params["error"] = message
+        result.append(FieldError(name, message, code=VALIDATION_PREFIX + item["type"], params=params))
     return result
+
+
+def _plain(value: Any) -> Any:
+    """A context value as JSON holds it (pydantic puts exceptions and patterns there too)."""
+    return value if isinstance(value, int | float | str | bool) or value is None else str(value)

@@ -56,6 +56,30 @@ def test_invalid_job_is_a_422_naming_the_field(server, body, change, field, frag
     assert job_count(server) == before
 
 
+def test_four_invalid_fields_answer_four_messages_at_once_in_the_readers_language(server, body):
+    """Each error has its field and code; `Accept-Language: zh-CN` reads them in Chinese, anything else in English."""
+    request = {**body, "name": "bad name!", "algorithm": "rlhf", "dataset_paths": [], "start": "maybe"}
+    chinese = server.api.post("/jobs", json=request, headers={"accept-language": "zh-CN,zh;q=0.9,en;q=0.5"})
+    english = server.api.post("/jobs", json=request)
+    assert chinese.status_code == english.status_code == 422, chinese.text
+    answered = {e["field"]: (e["code"], e["message"]) for e in chinese.json()["errors"]}
+    expected = {
+        "name": ("validation.string_pattern_mismatch", "须符合格式 ^[A-Za-z0-9][A-Za-z0-9._-]*$"),
+        "algorithm": ("validation.enum", "须为以下之一：'sft', 'dpo', 'grpo', 'gspo' or 'ppo'"),
+        "dataset_paths": ("validation.too_short", "至少需要 1 项"),
+        "start": ("validation.bool_parsing", "须为布尔值（true 或 false）"),
+    }
+    assert answered == expected
+    assert "name: 须符合格式" in chinese.json()["detail"]
+    in_english = {e["field"]: (e["code"], e["message"]) for e in english.json()["errors"]}
+    assert in_english["dataset_paths"] == (
+        "validation.too_short",
+        "List should have at least 1 item after validation, not 0",
+    )
+    assert in_english.keys() == expected.keys()
+    assert all(job["name"] != "bad name!" for job in server.api.get("/jobs").json())
+
+
 def test_dataset_rows_missing_fields_are_a_422_naming_field_and_row(server, body, tmp_path):
     data = tmp_path / "rows.jsonl"
     data.write_text(json.dumps({"prompt": "ok", "response": "ok"}) + "\n" + json.dumps({"prompt": "q"}) + "\n")

@@ -63,5 +63,9 @@ def test_a_job_waits_for_the_busy_gpu_and_gets_it_when_freed(gpu_server: ServerP
     assert second["gpus"] == [0] and visible_devices(second) == "0"
     events = [event["message"] for event in api.get("/jobs/second/events").json()]
     assert {"started by user; queued: waiting for 1 GPU, position 1", "got GPUs 0"} <= set(events)
+    # The same events in Chinese, for a reader who asks for it (the UI sends its locale).
+    chinese = api.get("/jobs/second/events", headers={"accept-language": "zh-CN"}).json()
+    assert {"由用户启动；排队中：等待 1 块 GPU，排第 1 位", "获得 GPU 0"} <= {event["message"] for event in chinese}
+    assert [event["code"] for event in chinese][:2] == ["job.created", "joined"]
     assert api.post("/jobs/second/stop").json()["status"] == "cancelled"
     wait_until(lambda: not psutil.pid_exists(second["pid"]), 30, message="the second job's process gone")

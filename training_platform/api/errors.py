@@ -1,9 +1,14 @@
-"""One error shape for every failure: {"detail": "<message>", "errors": [{"field", "message", "row"?}]}."""
+"""One error shape for every failure: {"detail": "<message>", "errors": [{"field", "message", "code"?, "row"?}]}.
+
+Field errors with a code are answered in the request's language (`Accept-Language`, common/text.py); `detail`
+joins them the same way.
+"""
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
+from training_platform.common.text import Language, language_of, translated
 from training_platform.errors import (
     ConflictError,
     FieldError,
@@ -11,19 +16,38 @@ from training_platform.errors import (
     NotFoundError,
     TooLargeError,
     UnavailableError,
+    field_errors_from_items,
 )
 
 
-def _response(status: int, detail: str, errors: list[FieldError] = ()) -> JSONResponse:
-    return JSONResponse(status_code=status, content={"detail": detail, "errors": [e.as_dict() for e in errors]})
+def _response(status: int, detail: str) -> JSONResponse:
+    return JSONResponse(status_code=status, content={"detail": detail, "errors": []})
 
 
-def _request_field(location: tuple) -> str:
+def _invalid(request: Request, errors: list[FieldError]) -> JSONResponse:
+    language = language_of(request.headers.get("accept-language"))
+    items = [_item(error, language) for error in errors]
+    where = [f"{e.field} row {e.row}" if e.row is not None else e.field for e in errors]
+    detail = "; ".join(f"{place}: {item['message']}" for place, item in zip(where, items, strict=True))
+    return JSONResponse(status_code=422, content={"detail": detail, "errors": items})
+
+
+def _item(error: FieldError, language: Language) -> dict:
+    message = error.message
+    if error.code is not None:
+        message = translated(error.code, error.params, language, english=error.message)
+    item = {"field": error.field, "message": message, "code": error.code, "row": error.row}
+    return {key: value for key, value in item.items() if value is not None}
+
+
+def _request_errors(error: RequestValidationError) -> list[FieldError]:
     # FastAPI prefixes where the value came from ("body", "query", "path"); the field name is what users need.
-    parts = [str(part) for part in location]
-    if parts and parts[0] in ("body", "query", "path", "header"):
-        parts = parts[1:]
-    return ".".join(parts) or "body"
+    items = list(error.errors())
+    located = [item for item in items if item["loc"] and item["loc"][0] in ("body", "query", "path", "header")]
+    return [
+        *field_errors_from_items(located, skip=1),
+        *field_errors_from_items([item for item in items if item not in located]),
+    ]
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -46,13 +70,9 @@ def install_error_handlers(app: FastAPI) -> None:
         return response
 
     @app.exception_handler(InvalidInputError)
-    async def invalid(_request: Request, error: InvalidInputError):
-        return _response(422, str(error), error.errors)
+    async def invalid(request: Request, error: InvalidInputError):
+        return _invalid(request, error.errors)
 
     @app.exception_handler(RequestValidationError)
-    async def request_invalid(_request: Request, error: RequestValidationError):
-        errors = [
-            FieldError(_request_field(item["loc"]), item["msg"].removeprefix("Value error, "))
-            for item in error.errors()
-        ]
-        return _response(422, "; ".join(str(e) for e in errors), errors)
+    async def request_invalid(request: Request, error: RequestValidationError):
+        return _invalid(request, _request_errors(error))

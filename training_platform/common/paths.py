@@ -33,5 +33,5 @@ def checked_path(value: str | Path, roots: Sequence[Path], field: str) -> Path:
     """`value` resolved under one of `roots`, or a 422 on `field` that tells nothing about the path."""
     path = under_roots(value, roots)
     if path is None:
-        raise InvalidInputError([FieldError(field, OUTSIDE_ROOTS)])
+        raise InvalidInputError([FieldError(field, OUTSIDE_ROOTS, code="path.outside_roots")])
     return path

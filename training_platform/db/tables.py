@@ -67,7 +67,10 @@ class JobEvent(SQLModel, table=True):
     kind: str = Field(max_length=16)
     from_status: str | None = Field(default=None, max_length=16)
     to_status: str | None = Field(default=None, max_length=16)
-    message: str = Field(default="", sa_type=Text)
+    message: str = Field(default="", sa_type=Text)  # in English, for readers that do not ask for a language
+    # The text's code and parameters (common/text.py), rendered in each reader's language; none for older events.
+    code: str | None = Field(default=None, max_length=64)
+    params: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
 
 
 class RegisteredModel(SQLModel, table=True):

@@ -18,6 +18,7 @@ import logging
 import threading
 
 from training_platform.common.changes import Change, report
+from training_platform.common.text import Text
 from training_platform.db.tables import Job
 from training_platform.db.types import utcnow
 from training_platform.errors import ConflictError, FieldError, InvalidInputError
@@ -55,7 +56,7 @@ class JobScheduler:
             f"ask for at most {len(gpus)}",
         )
 
-    def admit(self, job: Job, action: str, reason: str, **fields) -> Job:
+    def admit(self, job: Job, action: str, reason: Text, **fields) -> Job:
         """Move a job the user starts or resumes (`action`) to running and launch it, or to the queue while its
         GPUs are busy; `fields` are set either way. InvalidInputError if it asks for more GPUs than there are."""
         wanted = requested_gpus(job)
@@ -68,7 +69,7 @@ class JobScheduler:
             free = self._free(job.run_mode)
             waiting = len(self.store.queued(job.run_mode))
             if waiting or wanted > len(free):
-                reason += f"; queued: waiting for {_count(wanted)}, position {waiting + 1}"
+                reason = Text.join(reason, Text.of("job.queued", gpus=wanted, position=waiting + 1))
                 job = self.store.transition(
                     job.id, JobStatus.QUEUED, action, reason, sources=sources, queued_at=utcnow(), **fields
                 )
@@ -107,7 +108,7 @@ class JobScheduler:
                     continue
                 if wanted > len(free):
                     break
-                started.append(self._run(job, {JobStatus.QUEUED}, "schedule", "", free[:wanted], {}))
+                started.append(self._run(job, {JobStatus.QUEUED}, "schedule", None, free[:wanted], {}))
                 free = free[wanted:]
             except ConflictError:
                 continue  # stopped while we decided
@@ -116,13 +117,13 @@ class JobScheduler:
         held = self.store.held_gpus(run_mode)
         return [gpu for gpu in self.devices(run_mode) if gpu not in held]
 
-    def _run(self, job: Job, sources, action: str, reason: str, gpus: list[int], fields: dict) -> Job:
-        got = f"got GPUs {_names(gpus)}" if gpus else ""
+    def _run(self, job: Job, sources, action: str, reason: Text | None, gpus: list[int], fields: dict) -> Job:
+        got = Text.of("job.got_gpus", gpus=_names(gpus)) if gpus else None
         return self.store.transition(
             job.id,
             JobStatus.RUNNING,
             action,
-            "; ".join(part for part in (reason, got) if part),
+            Text.join(reason, got),
             sources=sources,
             attempt=job.attempt + 1,
             started_at=job.started_at or utcnow(),
@@ -133,9 +134,16 @@ class JobScheduler:
     def _fail_unfit(self, job: Job) -> Job:
         """A queued job that asks for more GPUs than this server now has (it restarted with fewer) would hold
         the queue for ever: it fails, saying why."""
-        error = f"cannot run: {self.refusal(job.run_mode, requested_gpus(job)).message}"
+        gpus = self.devices(job.run_mode)
+        unfit = Text.of("job.unfit", wanted=requested_gpus(job), have=len(gpus), gpus=_names(gpus))
         return self.store.transition(
-            job.id, JobStatus.FAILED, "fail", error, sources={JobStatus.QUEUED}, error=error, finished_at=utcnow()
+            job.id,
+            JobStatus.FAILED,
+            "fail",
+            unfit,
+            sources={JobStatus.QUEUED},
+            error=unfit.render(),
+            finished_at=utcnow(),
         )
 
     # The supervisor's listener: a job that leaves running (or the queue) may free GPUs for those queued.
@@ -155,7 +163,3 @@ class JobScheduler:
 
 def _names(gpus: list[int]) -> str:
     return ",".join(map(str, gpus))
-
-
-def _count(gpus: int) -> str:
-    return "1 GPU" if gpus == 1 else f"{gpus} GPUs"

@@ -92,7 +92,8 @@ class JobEventRead(BaseModel):
     kind: str
     from_status: JobStatus | None
     to_status: JobStatus | None
-    message: str
+    message: str = Field(description="In the language the request asked for (Accept-Language), English by default.")
+    code: str | None = Field(default=None, description="The message's code (none for events older than codes).")
 
 
 class CheckpointRead(BaseModel):

@@ -11,6 +11,7 @@ from training_platform.common.changes import Change, report
 from training_platform.common.files import tail_lines
 from training_platform.common.paths import checked_path
 from training_platform.common.progress import ProgressCallback
+from training_platform.common.text import ENGLISH, Language, Text
 from training_platform.contract import control
 from training_platform.contract.data import DataFormat
 from training_platform.contract.params import Algorithm, PPOParams, RuleRewardParams, TrainingParams, parse_params
@@ -129,8 +130,11 @@ class JobService:
         if self.store.name_taken(request.name):
             raise ConflictError(f"a job named '{request.name}' already exists")
         layout_of(job).root.mkdir(parents=True, exist_ok=True)
-        chosen = f" (chosen for '{request.engine}')" if request.engine != engine.name else ""
-        job = self.store.add(job, f"created {request.algorithm.value} job on engine {engine.name}{chosen}")
+        created = dict(algorithm=request.algorithm.value, engine=engine.name)
+        if request.engine != engine.name:
+            job = self.store.add(job, Text.of("job.created_chosen", **created, requested=request.engine))
+        else:
+            job = self.store.add(job, Text.of("job.created", **created))
         report(Change("job", job.id, job.name, "created", created=True))
         return self.start(job.id) if request.start else self.view(job)
 
@@ -252,7 +256,7 @@ class JobService:
             output_dir=str(self.jobs_dir / job_id),
         )
         layout_of(job).root.mkdir(parents=True, exist_ok=True)
-        job = self.store.add(job, f"external run: metrics imported from {source}")
+        job = self.store.add(job, Text.of("job.external", source=source))
         report(Change("job", job.id, job.name, "created", created=True))
         return job
 
@@ -274,9 +278,14 @@ class JobService:
             progress=Progress.from_status(status) if status else None,
         )
 
-    def events(self, name_or_id: str) -> list[JobEventRead]:
+    def events(self, name_or_id: str, language: Language = ENGLISH) -> list[JobEventRead]:
         events = self.store.events(self.store.find(name_or_id).id)
-        return [JobEventRead.model_validate(event, from_attributes=True) for event in events]
+        return [
+            JobEventRead.model_validate(event, from_attributes=True).model_copy(
+                update={"message": Text(event.code, event.params or {}).render(language)} if event.code else {}
+            )
+            for event in events
+        ]
 
     def checkpoints(self, name_or_id: str) -> list[CheckpointRead]:
         job = self.store.find(name_or_id)
@@ -297,7 +306,7 @@ class JobService:
 
         def work(progress: ProgressCallback) -> dict:
             path = engine.export(checkpoint, target, progress)
-            self.store.record(job.id, "export", f"exported {checkpoint_name} to {path}")
+            self.store.record(job.id, "export", Text.of("job.exported", checkpoint=checkpoint_name, path=str(path)))
             return {"checkpoint": checkpoint_name, "path": str(path)}
 
         task = self.tasks.submit(job.id, "export", {"checkpoint": checkpoint_name}, work)
@@ -334,7 +343,8 @@ class JobService:
 
     def start(self, name_or_id: str) -> JobRead:
         job = self.store.find(name_or_id)
-        return self.view(self.scheduler.admit(job, "start", "started by user", error=None, exit_code=None))
+        started = Text.of("job.started_by_user")
+        return self.view(self.scheduler.admit(job, "start", started, error=None, exit_code=None))
 
     def pause(self, name_or_id: str) -> JobRead:
         """Ask the trainer to save a checkpoint and exit; the job becomes paused when it has."""
@@ -356,16 +366,13 @@ class JobService:
         if learning_rate is not None:
             job = self._set_learning_rate(job, learning_rate)
         checkpoint = get_engine(job.engine).latest_complete_checkpoint(layout_of(job))
-        where = (
-            f"from {checkpoint.name} (step {checkpoint.step})"
-            if checkpoint
-            else "from the beginning: no complete checkpoint"
+        resumed = Text.of(
+            "job.resumed_by_user",
+            checkpoint=checkpoint.name if checkpoint else None,
+            step=checkpoint.step if checkpoint else None,
+            learning_rate=f"{learning_rate:g}" if learning_rate is not None else None,
         )
-        if learning_rate is not None:
-            where += f" with learning_rate {learning_rate:g}"
-        job = self.scheduler.admit(
-            job, "resume", f"resumed by user {where}", error=None, exit_code=None, finished_at=None
-        )
+        job = self.scheduler.admit(job, "resume", resumed, error=None, exit_code=None, finished_at=None)
         return self.view(job)
 
     def _set_learning_rate(self, job: Job, learning_rate: float) -> Job:
@@ -380,7 +387,8 @@ class JobService:
             raise InvalidInputError(field_errors_from_pydantic(error)) from None
         previous = job.params.get("learning_rate")
         job = self.store.update(job.id, params=params.model_dump(mode="json", exclude={"algorithm"}))
-        self.store.record(job.id, "params", f"learning_rate {previous} -> {learning_rate:g} for the resume")
+        changed = Text.of("job.learning_rate_changed", previous=previous, learning_rate=f"{learning_rate:g}")
+        self.store.record(job.id, "params", changed)
         return job
 
     def stop(self, name_or_id: str) -> JobRead:
@@ -408,7 +416,13 @@ class JobService:
 
     def _cancel(self, job_id: str, sources: set[JobStatus], **fields) -> Job:
         return self.store.transition(
-            job_id, JobStatus.CANCELLED, "stop", "stopped by user", sources=sources, finished_at=utcnow(), **fields
+            job_id,
+            JobStatus.CANCELLED,
+            "stop",
+            Text.of("job.stopped_by_user"),
+            sources=sources,
+            finished_at=utcnow(),
+            **fields,
         )
 
 

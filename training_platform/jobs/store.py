@@ -6,6 +6,7 @@ from typing import Any
 from sqlalchemy import delete, func, update
 from sqlmodel import col, select
 
+from training_platform.common.text import Text
 from training_platform.db import Database
 from training_platform.db.lookup import get_by_name_or_id, name_taken
 from training_platform.db.tables import Job, JobEvent
@@ -14,15 +15,24 @@ from training_platform.errors import ConflictError, NotFoundError
 from training_platform.jobs.states import JobStatus, allowed_sources
 
 
+def _event(job_id: str, kind: str, message: str | Text, **fields: Any) -> JobEvent:
+    """An event row: a text is kept as its code and parameters, and its English."""
+    if isinstance(message, Text):
+        return JobEvent(
+            job_id=job_id, kind=kind, message=message.render(), code=message.code, params=message.params, **fields
+        )
+    return JobEvent(job_id=job_id, kind=kind, message=message, **fields)
+
+
 class JobStore:
     def __init__(self, db: Database):
         self.db = db
 
-    def add(self, job: Job, message: str) -> Job:
+    def add(self, job: Job, message: str | Text) -> Job:
         with self.db.session() as session:
             session.add(job)
             session.flush()
-            session.add(JobEvent(job_id=job.id, kind="created", to_status=job.status, message=message))
+            session.add(_event(job.id, "created", message, to_status=job.status))
             session.commit()
             return job
 
@@ -53,7 +63,7 @@ class JobStore:
         job_id: str,
         target: JobStatus,
         action: str,
-        reason: str,
+        reason: str | Text,
         sources: Iterable[JobStatus] | None = None,
         **fields: Any,
     ) -> Job:
@@ -83,7 +93,7 @@ class JobStore:
                 if result.rowcount == 1:
                     break
                 session.rollback()  # the status moved under us: look again
-            session.add(JobEvent(job_id=job_id, kind="status", from_status=current, to_status=target, message=reason))
+            session.add(_event(job_id, "status", reason, from_status=current, to_status=target))
             session.commit()
             return session.get(Job, job_id, populate_existing=True)
 
@@ -169,9 +179,9 @@ class JobStore:
             session.commit()
             return session.get(Job, job_id, populate_existing=True)
 
-    def record(self, job_id: str, kind: str, message: str) -> None:
+    def record(self, job_id: str, kind: str, message: str | Text) -> None:
         with self.db.session() as session:
-            session.add(JobEvent(job_id=job_id, kind=kind, message=message))
+            session.add(_event(job_id, kind, message))
             session.commit()
 
     def events(self, job_id: str) -> list[JobEvent]:

@@ -18,6 +18,7 @@ from typing import Protocol
 
 from training_platform.common.files import tail_lines
 from training_platform.common.locks import KeyedLocks
+from training_platform.common.text import Text
 from training_platform.contract import control
 from training_platform.contract.layout import JobLayout
 from training_platform.contract.status import StatusFileError, TrainingState, TrainingStatus, parse_status
@@ -90,7 +91,7 @@ class JobSupervisor:
         self.cpu_threads = cpu_threads
         self.stall_seconds = stall_seconds
         self.listeners: list[JobListener] = []
-        self.hung: dict[str, str] = {}  # job id → why the platform stopped it as hung
+        self.hung: dict[str, Text] = {}  # job id → why the platform stopped it as hung
         self._activity: dict[tuple[str, int], JobActivity] = {}  # by job id and attempt; stall watch only
         self._closing = threading.Event()
         self._job_lock = KeyedLocks()  # one per job: its launch and its stops, one at a time
@@ -131,13 +132,14 @@ class JobSupervisor:
             handle = runner.start(spec, output_of(layout), launch_id)
         except Exception as error:
             log.exception("launching job %s failed", job.id)
+            failed = Text.of("job.launch_failed", error=str(error))
             job = self.store.transition(
                 job.id,
                 JobStatus.FAILED,
                 "fail",
-                f"launch failed: {error}",
+                failed,
                 sources={JobStatus.RUNNING},
-                error=f"launch failed: {error}",
+                error=failed.render(),
                 pid=None,
                 run_ref=None,
                 process_started_at=None,
@@ -146,7 +148,8 @@ class JobSupervisor:
             self.settled(job)
             return job
         job = self.store.update(job.id, pid=handle.local_pid, run_ref=handle.ref, process_started_at=handle.started_at)
-        self.store.record(job.id, "process", f"attempt {job.attempt}: {runner.mode} run {handle.ref} started")
+        started = Text.of("job.run_started", attempt=job.attempt, run_mode=runner.mode, ref=handle.ref)
+        self.store.record(job.id, "process", started)
         self._watch(job, handle)
         return job
 
@@ -162,7 +165,8 @@ class JobSupervisor:
             job = self.store.get(job.id)
             handle = self._handle(job)
             if handle is not None and not self.runner_for(job).stop(handle, self.stop_grace_seconds):
-                self.store.record(job.id, "process", f"{job.run_mode} run {handle.ref} did not end when stopped")
+                not_ended = Text.of("job.run_not_ended", run_mode=job.run_mode, ref=handle.ref)
+                self.store.record(job.id, "process", not_ended)
 
     def start_stall_watch(self) -> None:
         """Stop running jobs that show no life for `stall_seconds` (a deadlocked collective, a rollout engine
@@ -195,11 +199,12 @@ class JobSupervisor:
             quiet = now - self._activity[key].update()
             if job.id in self.hung or job.requested_action == "stop" or quiet < self.stall_seconds:
                 continue
-            reason = f"hung: no new log line, metric or status for {quiet:.0f} s (limit {self.stall_seconds:.0f} s)"
-            if error := last_error_line(layout_of(job)):
-                reason += f"; its last error: {error}"
+            reason = Text.join(
+                Text.of("job.hung", quiet=f"{quiet:.0f}", limit=f"{self.stall_seconds:.0f}"),
+                Text.of("job.last_error", error=error) if (error := last_error_line(layout_of(job))) else None,
+            )
             self.hung[job.id] = reason
-            self.store.record(job.id, "stall", f"{reason}; stopping it")
+            self.store.record(job.id, "stall", Text.join(reason, Text.of("job.stopping")))
             threading.Thread(target=self.stop, args=(job,), name=f"stop-hung-{job.id}", daemon=True).start()
             stopped.append(job.id)
         for key in self._activity.keys() - watched:
@@ -218,14 +223,14 @@ class JobSupervisor:
     def _recover(self, job: Job) -> None:
         runner = self.runners.get(job.run_mode)
         if runner is None:
-            missing = f"run mode {job.run_mode} is not configured on this server"
+            missing = Text.of("job.run_mode_missing", run_mode=job.run_mode).render()
             self.on_exit(job.id, job.attempt, ExitInfo(code=None, description=missing))
             return
         handle = self._handle(job)
         if handle is None and job.run_ref is not None:
             job, handle = self._find_launched(job)
         if handle is not None and runner.is_alive(handle):
-            message = f"re-attached to {job.run_mode} run {handle.ref} after a platform restart"
+            message = Text.of("job.reattached", run_mode=job.run_mode, ref=handle.ref)
             self.store.record(job.id, "process", message)
             self._watch(job, handle)
             return
@@ -241,7 +246,7 @@ class JobSupervisor:
         if handle is None:
             return job, None
         job = self.store.update(job.id, pid=handle.local_pid, run_ref=handle.ref, process_started_at=handle.started_at)
-        message = f"found {job.run_mode} run {handle.ref} of launch {launch_id}, started before a platform restart"
+        message = Text.of("job.found_launch", run_mode=job.run_mode, ref=handle.ref, launch=launch_id)
         self.store.record(job.id, "process", message)
         return job, handle
 
@@ -276,30 +281,30 @@ class JobSupervisor:
             return  # a concurrent stop settled it, and told the listeners
         self.settled(job)
 
-    def _outcome(self, job: Job, exit_info: ExitInfo) -> tuple[JobStatus, str, str | None]:
+    def _outcome(self, job: Job, exit_info: ExitInfo) -> tuple[JobStatus, Text, str | None]:
         layout = layout_of(job)
         status, problem = _status_of(layout)
         reported = status.status if status else None
         unobserved = exit_info.code is None
         if (hung := self.hung.pop(job.id, None)) is not None:
-            return JobStatus.FAILED, hung, "\n".join([hung, *log_excerpt(layout)])
+            return JobStatus.FAILED, hung, "\n".join([hung.render(), *log_excerpt(layout)])
         if job.requested_action == "stop":
-            return JobStatus.CANCELLED, f"stopped by user ({exit_info.describe()})", None
+            return JobStatus.CANCELLED, Text.of("job.stopped_by_user_exit", exit=exit_info.text().as_dict()), None
         if reported == TrainingState.PAUSED and (exit_info.succeeded or unobserved):
             saved = status.last_checkpoint_step
-            where = f"checkpoint at step {saved}" if saved is not None else "no checkpoint: it resumes from the start"
-            return JobStatus.PAUSED, f"{status.message}; {where}", None
+            where = Text.of("job.checkpoint_at", step=saved) if saved is not None else Text.of("job.no_checkpoint")
+            return JobStatus.PAUSED, Text.join(_trainer_text(status), where), None
         if reported == TrainingState.COMPLETED and (exit_info.succeeded or unobserved):
-            return JobStatus.COMPLETED, status.message or "completed", None
+            return JobStatus.COMPLETED, _trainer_text(status) if status.message else Text.of("job.completed"), None
         if unobserved:
-            where = f"; it last reported '{reported}' at step {status.current_step}" if status else ""
-            where += f"; {problem}" if problem else ""
-            what = (
-                exit_info.description
-                or f"{job.run_mode} run {job.run_ref} ended while the platform was not watching it"
+            what = exit_info.text() if exit_info.description else None
+            what = what or Text.of("job.lost_unwatched", run_mode=job.run_mode, ref=job.run_ref)
+            lost = Text.join(
+                Text.of("job.lost", what=what.as_dict()),
+                Text.of("job.last_reported", state=reported, step=status.current_step) if status else None,
+                Text.literal(problem) if problem else None,
             )
-            error = f"lost: {what}{where}"
-            return JobStatus.FAILED, error, error
+            return JobStatus.FAILED, lost, lost.render()
         error = exit_info.describe()
         if exit_info.succeeded:
             error += " without reporting completion"
@@ -307,7 +312,17 @@ class JobSupervisor:
             error += f" ({problem})"
         if last_lines := log_excerpt(layout):
             error += "\n" + "\n".join(last_lines)
-        return JobStatus.FAILED, exit_info.describe(), error
+        return JobStatus.FAILED, exit_info.text(), error
+
+
+def _trainer_text(status: TrainingStatus) -> Text:
+    """The trainer's last message: the platform's own words where it is one of those (engines/trl/recipe.py and
+    the verl plugin write them), else as the trainer wrote it."""
+    known = {
+        f"paused at step {status.current_step}": Text.of("job.paused_at", step=status.current_step),
+        f"completed {status.current_step} steps": Text.of("job.completed_steps", steps=status.current_step),
+    }
+    return known.get(status.message or "", Text.literal(status.message or ""))
 
 
 def _status_of(layout: JobLayout) -> tuple[TrainingStatus | None, str | None]:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from training_platform.common.text import Text
 from training_platform.contract.run import LaunchSpec
 
 
@@ -44,13 +45,16 @@ class ExitInfo:
         return self.code == 0
 
     def describe(self) -> str:
+        return self.text().render()
+
+    def text(self) -> Text:
         if self.description:
-            return self.description
+            return Text.literal(self.description)  # the runner's words (Ray's), or a text rendered already
         if self.signal is not None:
-            return f"killed by signal {signal.Signals(self.signal).name}"
+            return Text.of("process.killed", signal=signal.Signals(self.signal).name)
         if self.code is None:
-            return "exit status unknown (the process was not started by this server)"
-        return f"exited with code {self.code}"
+            return Text.of("process.unknown")
+        return Text.of("process.exited", code=self.code)
 
 
 class Runner(ABC):

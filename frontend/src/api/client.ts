@@ -6,7 +6,9 @@ export const API_PREFIX = '/api/v1'
 
 export interface FieldError {
   field: string
+  /** In the language of the request (the interface's locale, sent as Accept-Language). */
   message: string
+  code?: string
   row?: number
 }
 
@@ -23,6 +25,14 @@ export class ApiError extends Error {
     this.errors = errors
     this.retryAfter = retryAfter
   }
+}
+
+// The interface's language, sent with every request: the server writes its messages (field errors, job events) in
+// it (set by i18n/index.ts, so that this module needs no i18n of its own).
+let language = 'en'
+
+export function setRequestLanguage(locale: string): void {
+  language = locale
 }
 
 // Who hears of a 401: the session, which forgets the user and opens the login page (set in useSession.ts, so that
@@ -66,7 +76,7 @@ export function wsUrl(path: string, query: Query = {}): string {
   return `${scheme}://${window.location.host}${apiUrl(path, query)}`
 }
 
-/** The API's error body, `{"detail", "errors": [{"field", "message", "row"?}]}`, or a plain status line. */
+/** The API's error body, `{"detail", "errors": [{"field", "message", "code"?, "row"?}]}`, or a plain status line. */
 export function errorFromBody(status: number, statusText: string, body: string, retryAfter: number | null = null): ApiError {
   try {
     const parsed = JSON.parse(body) as { detail?: unknown; errors?: FieldError[] }
@@ -84,7 +94,7 @@ export async function request<T>(method: string, url: string, body?: unknown): P
     response = await fetch(url, {
       method,
       credentials: 'same-origin',
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: { 'accept-language': language, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     })
   } catch {
@@ -110,6 +120,7 @@ export function upload<T>(path: string, query: Query, file: File, onProgress: (f
     const url = apiUrl(path, query)
     xhr.open('POST', url)
     xhr.setRequestHeader('content-type', 'application/octet-stream')
+    xhr.setRequestHeader('accept-language', language)
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress(event.loaded / event.total)
     }

@@ -1,5 +1,6 @@
 import { createI18n } from 'vue-i18n'
 
+import { setRequestLanguage } from '../api/client'
 import en from './en'
 import zhCN from './zh-CN'
 
@@ -34,6 +35,8 @@ export function setLocale(locale: Locale): void {
   i18n.global.locale.value = locale
   localStorage.setItem(STORAGE_KEY, locale)
   document.documentElement.lang = locale
+  setRequestLanguage(locale)
 }
 
 document.documentElement.lang = i18n.global.locale.value
+setRequestLanguage(i18n.global.locale.value)

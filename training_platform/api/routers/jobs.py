@@ -3,7 +3,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query, Response, status
 from fastapi.responses import FileResponse
 
-from training_platform.api.deps import PlatformDep
+from training_platform.api.deps import LanguageDep, PlatformDep
 from training_platform.jobs.schemas import CheckpointRead, JobCreate, JobEventRead, JobRead, JobTaskRead, LogTail
 from training_platform.jobs.states import JobStatus
 
@@ -69,8 +69,8 @@ def stop_job(job: str, platform: PlatformDep) -> JobRead:
 
 
 @router.get("/{job}/events")
-def job_events(job: str, platform: PlatformDep) -> list[JobEventRead]:
-    return platform.jobs.events(job)
+def job_events(job: str, platform: PlatformDep, language: LanguageDep) -> list[JobEventRead]:
+    return platform.jobs.events(job, language)
 
 
 @router.get("/{job}/checkpoints")
