@@ -154,6 +154,14 @@ def test_the_gpu_queue_shows_each_jobs_place_and_devices(anonymous_page: Page, t
         expect(anonymous_page.get_by_test_id("status")).to_have_text("Running")
         expect(anonymous_page.get_by_test_id("run-info").get_by_test_id("gpus")).to_have_text("0")
         screenshot(anonymous_page, "job-detail-gpus")
+        # In Chinese, the waiting job's events read in Chinese: the server writes them in the interface's language.
+        anonymous_page.evaluate("localStorage.setItem('tplat.locale', 'zh-CN')")
+        anonymous_page.goto(f"{server.url}/jobs/waiter")
+        anonymous_page.locator("#tab-events").click()
+        events = anonymous_page.locator(".events")
+        expect(events).to_contain_text("已创建 sft 任务，引擎 trl")
+        expect(events).to_contain_text("由用户启动；排队中：等待 1 块 GPU，排第 1 位")
+        screenshot(anonymous_page, "job-events-zh")
     finally:
         anonymous_page.goto("about:blank")  # a page left open would keep polling the server stopped next
         server.shutdown()
