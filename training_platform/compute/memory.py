@@ -52,6 +52,8 @@ from training_platform.contract.params import (
     RL_ALGORITHMS,
     Algorithm,
 )
+from training_platform.engines.base import StepProfile
+from training_platform.engines.registry import get_engine
 
 Precision = Literal["bf16-amp", "bf16", "fp32"]
 Optimizer = Literal["adamw", "adamw8bit", "sgd"]
@@ -84,6 +86,22 @@ CUDA_CONTEXT_BYTES = int(0.6 * GiB)
 CUDA_FRAGMENTATION = 0.05
 MPS_OVERHEAD_BYTES = int(0.3 * GiB)
 VLLM_WORKSPACE_BYTES = int(1 * GiB)  # vLLM's activation profiling and CUDA graphs, besides weights and KV cache
+# A plain PyTorch loop (forward with labels, torch.optim.AdamW, no reference or rollouts): what the benchmarks
+# measure the engines against. The engines' own profiles are their capabilities (engines/*/engine.py).
+PLAIN_STEP = StepProfile(
+    fp32_weights_under_amp=True,
+    bf16_compute=False,
+    fused_lm_head=False,
+    fused_optimizer=False,
+    optimizer="torch.optim.AdamW",
+    reference_bytes=None,
+    reference_in_step=False,
+    rollout=None,
+)
+
+
+def step_profile(engine: str) -> StepProfile:
+    return PLAIN_STEP if engine == "plain" else get_engine(engine).capabilities.step
 
 
 class EstimateRequest(BaseModel):
@@ -200,9 +218,10 @@ class Step:
 
     def __init__(self, model: ModelSpec, request: EstimateRequest, gpu: Gpu):
         self.m, self.r, self.gpu = model, request, gpu
-        # bf16-amp is mixed precision: verl's FSDP keeps 2-byte weights for compute (ZeRO's accounting), a
-        # PyTorch loop (TRL, plain) keeps fp32 weights and casts them under autocast.
-        self.autocast = request.precision == "bf16-amp" and request.engine != "verl"
+        self.profile = profile = step_profile(request.engine)
+        # bf16-amp is mixed precision: FSDP keeps 2-byte weights for compute (ZeRO's accounting), a PyTorch loop
+        # keeps fp32 weights and casts them under autocast.
+        self.autocast = request.precision == "bf16-amp" and profile.fp32_weights_under_amp
         self.element = 4 if request.precision == "fp32" else 2  # bytes of an activation
         self.states = states = "fp32" if self.autocast else request.precision
         self.lora = request.lora_rank > 0
@@ -219,7 +238,7 @@ class Step:
         self.trainable = (
             model.lora_params(request.lora_rank, request.lora_targets) if self.lora else model.num_parameters
         )
-        self.fused_head = request.engine == "trl"
+        self.fused_head = profile.fused_lm_head
 
     @property
     def optimizer_implementation(self) -> str:
@@ -228,7 +247,7 @@ class Step:
         when every tensor is on CUDA and one tensor at a time elsewhere."""
         if self.r.optimizer_implementation is not None:
             return self.r.optimizer_implementation
-        if self.r.engine == "trl":
+        if self.profile.fused_optimizer:
             return "fused"
         return "foreach" if self.gpu.kind == "cuda" else "for-loop"
 
@@ -244,7 +263,7 @@ class Step:
         # so TRL; amp) or FSDP's bf16 compute (verl); fp32 in a plain bf16 loop.
         dropout = self.r.lora_dropout > 0
         adapter_copies = self.lora and (dropout or e != 4)
-        adapter_bytes = 4 if e == 4 or (self.r.engine == "plain" and not self.autocast) else 2
+        adapter_bytes = 4 if e == 4 or not (self.profile.bf16_compute or self.autocast) else 2
 
         def needs_input(*modules: str) -> bool:  # a frozen linear needs no input to pass gradients back
             return not adapter_copies and bool(targets & set(modules))
@@ -362,7 +381,7 @@ class Step:
     def generation_beyond_states(self) -> int:
         """TRL's GRPO generates with the policy itself (`model.generate`, no vLLM): the KV cache of every rollout
         the GPU generates at once, while the gradients of the last step are freed (set to None)."""
-        if self.r.engine != "trl" or self.r.algorithm not in RL_ALGORITHMS:
+        if self.profile.rollout != "policy" or self.r.algorithm not in RL_ALGORITHMS:
             return 0
         sequences = (self.r.prompts_per_gpu or self.r.micro_batch) * self.r.rollout_n
         last_logits = sequences * self.m.vocab_size * 4 * 2  # the next token's fp32 logits and probabilities
@@ -453,7 +472,7 @@ def estimate(model: ModelSpec, gpu: Gpu, request: EstimateRequest, reward_model:
                 "optimizer",
                 optimizer,
                 f"{trainable:,} × {per_param} B" + (f" / {d}" if opt_shard > 1 else ""),
-                f"{r.optimizer} ({implementation}, {_ENGINE_OPTIMIZER[r.engine]}): {what}"
+                f"{r.optimizer} ({implementation}, {step.profile.optimizer}): {what}"
                 + (", sharded (ZeRO-1+)" if opt_shard > 1 else ""),
             )
         )
@@ -502,8 +521,8 @@ def estimate(model: ModelSpec, gpu: Gpu, request: EstimateRequest, reward_model:
 
     # ---- RL / DPO companions ------------------------------------------------------------------------
     if r.uses_reference and not step.lora:
-        # TRL loads the reference as it loads the policy; verl's reference worker holds bf16 weights.
-        reference_bytes = step.weight_bytes if r.engine != "verl" else 2
+        # As the engine holds it: loaded as the policy is (TRL), or in bf16 (verl's reference worker).
+        reference_bytes = step.profile.reference_bytes or step.weight_bytes
         ref = P * reference_bytes // weight_shard
         terms.append(
             Term(
@@ -514,7 +533,7 @@ def estimate(model: ModelSpec, gpu: Gpu, request: EstimateRequest, reward_model:
                 f"frozen {dtype[reference_bytes]} reference model for the KL term / DPO's reference log-probs"
                 + (
                     "; its forward runs without gradients inside the step, so it keeps no activations"
-                    if r.engine == "trl"
+                    if step.profile.reference_in_step
                     else ""
                 ),
             )  # fmt: skip
@@ -537,9 +556,9 @@ def estimate(model: ModelSpec, gpu: Gpu, request: EstimateRequest, reward_model:
             terms.append(
                 Term("reward_model", "rl_extra", reward, f"{reward_model.num_parameters:,} × 2 B", "bf16 reward model")
             )
-    if r.algorithm in RL_ALGORITHMS and gpu.kind == "cuda" and r.engine == "verl":
+    if r.algorithm in RL_ALGORITHMS and gpu.kind == "cuda" and step.profile.rollout == "vllm":
         _rollout_reservation(model, gpu, r, activations, terms, notes, problems)
-    elif r.algorithm in RL_ALGORITHMS and r.engine == "trl":
+    elif r.algorithm in RL_ALGORITHMS and step.profile.rollout == "policy":
         notes.append(
             f"KV cache for {r.rollout_n} responses × {r.prompts_per_gpu or r.micro_batch} prompts of {r.seq_len} "
             f"tokens: {_gib(_kv_cache_needed(model, r, step.element))}, generated by the policy itself"
@@ -567,13 +586,6 @@ def estimate(model: ModelSpec, gpu: Gpu, request: EstimateRequest, reward_model:
         else:
             notes.append(f"CPU RAM for offloaded states: {_gib(cpu_offload)} per GPU (host has ~{_gib(host)})")
     return Estimate(model, gpu, request, terms, peak_phase, trainable, cpu_offload, notes, problems)
-
-
-_ENGINE_OPTIMIZER = {
-    "trl": "transformers' default optim adamw_torch_fused",
-    "verl": "verl's FSDP workers build torch.optim.AdamW with PyTorch's defaults",
-    "plain": "torch.optim.AdamW",
-}
 
 
 def _rollout_reservation(

@@ -41,12 +41,6 @@ DEFAULT_GLOBAL_BATCH = {
 }
 MICRO_BATCHES = (1, 2, 4, 8, 16, 32, 64)
 LORA_RANK = 16
-# What each engine runs for the requested precision: TRL's policy loads the model in bf16 for bf16 (and has no
-# bf16 mixed precision of its own: the job's precision is "bf16"), verl's FSDP computes in bf16 from sharded
-# master weights either way.
-_ENGINE_PRECISION: dict[str, dict[str, Precision]] = {
-    "trl": {"bf16-amp": "bf16", "bf16": "bf16", "fp32": "fp32"},
-}
 
 
 class RecommendRequest(BaseModel):
@@ -114,7 +108,8 @@ def _budget(gpu: Gpu, margin: float) -> float:
 
 def _candidates(request: RecommendRequest, gpu: Gpu, lora: bool, samples_per_step: int, engine: Engine):
     capabilities = engine.capabilities
-    precision = _ENGINE_PRECISION.get(engine.name, {}).get(request.precision, request.precision)
+    # What the engine runs for the requested precision (engines/base.py StepProfile.precision_as).
+    precision = dict(engine.capabilities.step.precision_as).get(request.precision, request.precision)
     attention = request.attention or ("flash" if gpu.kind == "cuda" else "sdpa")
     rl = request.algorithm in RL_ALGORITHMS
     # (optimizer states, parameters) in CPU memory: what the engine can do; parameters only with the optimizer.

@@ -24,7 +24,7 @@ import math
 from dataclasses import dataclass
 
 from training_platform.compute.gpus import Gpu
-from training_platform.compute.memory import EstimateRequest, Step
+from training_platform.compute.memory import EstimateRequest, Step, step_profile
 from training_platform.compute.model import ModelSpec
 from training_platform.contract.params import RL_ALGORITHMS, Algorithm
 
@@ -72,7 +72,7 @@ def flops_per_token(model: ModelSpec, request: EstimateRequest) -> float:
     total = forward + backward
     if request.gradient_checkpointing:
         total += forward_layers
-    if request.engine == "trl":
+    if step_profile(request.engine).fused_lm_head:
         total += 2 * head  # the fused head's backward recomputes its tiles
     if request.uses_reference:
         total += forward  # the reference model's forward (DPO's reference log-probs, RL's KL)

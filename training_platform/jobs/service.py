@@ -378,7 +378,7 @@ class JobService:
     def _set_learning_rate(self, job: Job, learning_rate: float) -> Job:
         if job.status not in ACTION_SOURCES["resume"]:
             raise ConflictError(f"job '{job.name}' is {job.status}: only a paused or failed job can be resumed")
-        if job.engine != "trl":  # verl restores the checkpoint's optimizer and schedule, rates included
+        if not get_engine(job.engine).capabilities.new_learning_rate_on_resume:
             message = f"the {job.engine} engine resumes with its checkpoint's learning rate; TRL jobs take a new one"
             raise InvalidInputError([FieldError("learning_rate", message)])
         try:

@@ -16,7 +16,7 @@ from training_platform.common.progress import ProgressCallback, ignore_progress
 from training_platform.contract.layout import JobLayout
 from training_platform.contract.params import Algorithm
 from training_platform.contract.run import LaunchSpec, RunSpec
-from training_platform.engines.base import Capabilities, CheckpointInfo, Engine
+from training_platform.engines.base import Capabilities, CheckpointInfo, Engine, StepProfile
 from training_platform.engines.environment import process_environment
 from training_platform.engines.rewards import require_reward_code, reward_code_errors
 from training_platform.engines.trl import checkpoints
@@ -34,6 +34,18 @@ class TrlEngine(Engine):
         zero_stages=frozenset({0, 2, 3}),
         cpu_offload=False,
         trainer_actions=frozenset({"pause_on_non_finite", "lower_lr_on_grad_explosion"}),
+        new_learning_rate_on_resume=True,
+        step=StepProfile(
+            fp32_weights_under_amp=True,
+            bf16_compute=True,
+            fused_lm_head=True,
+            fused_optimizer=True,
+            optimizer="transformers' default optim adamw_torch_fused",
+            reference_bytes=None,  # loaded as the policy is
+            reference_in_step=True,
+            rollout="policy",  # GRPO generates with model.generate
+            precision_as=(("bf16-amp", "bf16"),),
+        ),
     )
 
     def unsupported_message(self, algorithm: Algorithm) -> str:

@@ -9,7 +9,7 @@ from training_platform.common.progress import ProgressCallback, ignore_progress
 from training_platform.contract.layout import JobLayout
 from training_platform.contract.params import Algorithm, RLParams, RuleRewardParams, TrainingParams
 from training_platform.contract.run import LaunchSpec, RunSpec
-from training_platform.engines.base import Capabilities, CheckpointInfo, Engine
+from training_platform.engines.base import Capabilities, CheckpointInfo, Engine, StepProfile
 from training_platform.engines.checkpoints import copy_model_directory
 from training_platform.engines.rewards import require_reward_code, reward_code_errors
 from training_platform.engines.verl import checkpoints
@@ -73,6 +73,18 @@ class VerlEngine(Engine):
         max_devices=None,
         zero_stages=frozenset({3}),
         cpu_offload=True,
+        trainer_actions=frozenset(),
+        new_learning_rate_on_resume=False,
+        step=StepProfile(
+            fp32_weights_under_amp=False,
+            bf16_compute=True,
+            fused_lm_head=False,
+            fused_optimizer=False,
+            optimizer="verl's FSDP workers build torch.optim.AdamW with PyTorch's defaults",
+            reference_bytes=2,  # the reference worker holds bf16 weights
+            reference_in_step=False,
+            rollout="vllm",
+        ),
     )
 
     def unsupported_message(self, algorithm: Algorithm) -> str:
