@@ -152,3 +152,14 @@ def test_background_audit_search_needs_an_index_and_delete(datasets_server, tmp_
     assert server.api.get("/datasets/raw").status_code == 404
     assert "raw.json" not in stored(server)
     assert server.api.get("/datasets/raw-trl-train").json()["parent_id"] is None
+
+
+def test_the_kinds_and_the_algorithms_say_what_the_ui_offers(datasets_server):
+    """The web UI keeps no copy of them: a kind's fields and presets, an algorithm's datasets and whether it is RL."""
+    kinds = {info["kind"]: info for info in datasets_server.api.get("/datasets/kinds").json()}
+    assert list(kinds) == ["sft", "dpo", "grpo", "gspo", "ppo", "eval"]
+    assert kinds["sft"]["fields"] == ["prompt", "response", "messages"] and "alpaca" in kinds["sft"]["presets"]
+    assert kinds["grpo"] == {"kind": "grpo", "fields": ["prompt", "data_source", "solution"], "presets": ["verl-rl"]}
+    algorithms = {info["name"]: info for info in datasets_server.api.get("/algorithms").json()}
+    assert [name for name, info in algorithms.items() if info["rl"]] == ["grpo", "gspo", "ppo"]
+    assert algorithms["ppo"]["dataset_kinds"] == ["ppo", "grpo", "gspo"]

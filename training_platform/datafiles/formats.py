@@ -1,10 +1,5 @@
-"""What each algorithm needs from a dataset row, and the check of a file.
+"""The check of a dataset's rows and files against what its kind needs (datafiles/kinds.py).
 
-- sft:  prompt + response, or a chat `messages` list (roles system/user/assistant/tool); optional `tools`
-- dpo:  prompt + chosen + rejected
-- grpo / gspo: prompt + the reward's answer field (`solution` by default); `data_source` labels the row
-- ppo:  prompt (+ data_source)
-- eval: prompt + reference (+ category)
 A prompt may be a string or a chat message list; a response, chosen or rejected a string or a list of assistant
 messages. An assistant message may carry OpenAI-style `tool_calls` (its content then may be null or empty), a tool
 message `tool_call_id`/`name` (datafiles/presets.py: `chat_problem`, shared with the format presets).
@@ -18,13 +13,14 @@ from typing import Any
 import polars as pl
 
 from training_platform.contract.data import DataFormat
+from training_platform.contract.params import Algorithm
 from training_platform.datafiles.io import DEFAULT_LIMITS, DatasetFileError, ReadLimits, RowProblem
+from training_platform.datafiles.kinds import KIND_FIELDS, KindFields
 from training_platform.datafiles.presets import chat_problem, tools_problem
 from training_platform.datafiles.rows import load_formatted
 from training_platform.datafiles.table import ROW, DatasetTable
 from training_platform.errors import FieldError
 
-DATASET_KINDS = ("sft", "dpo", "grpo", "gspo", "ppo", "eval")
 COMPLETION_FIELDS = ("response", "chosen", "rejected")
 
 
@@ -39,15 +35,12 @@ class Schema:
         return f"{names} (or {self.alternative.describe()})" if self.alternative else names
 
 
-MESSAGES_SCHEMA = Schema(("messages",), optional=("tools",))
-SCHEMAS: dict[str, Schema] = {
-    "sft": Schema(("prompt", "response"), alternative=MESSAGES_SCHEMA, optional=("tools",)),
-    "dpo": Schema(("prompt", "chosen", "rejected")),
-    "grpo": Schema(("prompt",)),
-    "gspo": Schema(("prompt",)),
-    "ppo": Schema(("prompt",)),
-    "eval": Schema(("prompt", "reference")),
-}
+def _schema(fields: KindFields) -> Schema:
+    alternative = Schema(fields.alternative, optional=fields.checked) if fields.alternative else None
+    return Schema(fields.text, alternative, optional=fields.checked)
+
+
+SCHEMAS: dict[str, Schema] = {kind: _schema(fields) for kind, fields in KIND_FIELDS.items()}
 
 
 def schema_for(kind: str, answer_fields: Iterable[str] = ()) -> Schema:
@@ -111,7 +104,7 @@ def row_problem(row: dict[str, Any], schema: Schema) -> str | None:
     problems = [p for name in schema.text_fields if (p := _field_problem(name, row.get(name)))]
     if problems and schema.alternative is not None and row.get(schema.alternative.text_fields[0]) is not None:
         return row_problem(row, schema.alternative)
-    if schema.text_fields == MESSAGES_SCHEMA.text_fields and not problems:
+    if schema.text_fields == KIND_FIELDS[Algorithm.SFT.value].alternative and not problems:  # a chat to learn from
         if not any(m["role"] == "assistant" for m in row["messages"]):
             problems.append("field 'messages' has no assistant message to learn from")
     for name in schema.optional:

@@ -21,18 +21,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from training_platform.contract.data import DataFormat, ShareGptTags
+from training_platform.datafiles.kinds import KIND_FIELDS, RL_KINDS
 
 CHAT_ROLES = ("system", "user", "assistant", "tool")
-RL_KINDS = ("grpo", "gspo", "ppo")
-
 # What the platform itself reads of a row, by kind. For the RL kinds every column travels to the reward
 # functions (engines/trl/data.py, engines/verl/data.py), so no column is unused there.
-PLATFORM_READS: dict[str, tuple[str, ...]] = {
-    "sft": ("prompt", "response", "messages", "tools"),
-    "dpo": ("prompt", "chosen", "rejected"),
-    "eval": ("prompt", "reference", "category"),
-    **{kind: ("prompt", "data_source", "ability") for kind in RL_KINDS},
-}
+PLATFORM_READS: dict[str, tuple[str, ...]] = {kind: fields.read for kind, fields in KIND_FIELDS.items()}
 # Fields that may hold chat lists whose null content (beside tool calls) becomes "".
 _CHAT_FIELDS = ("prompt", "messages", "response", "chosen", "rejected")
 

@@ -36,6 +36,7 @@ from training_platform.datafiles.io import (
     open_arrow,
     open_parquet,
 )
+from training_platform.datafiles.kinds import KIND_FIELDS
 
 ROW = "__row__"  # 1-based row number in the file (line number for JSON Lines), kept through every filter
 _CSV_BLOCK = 1 << 24  # bytes pyarrow parses at once: a CSV record longer than this is read row by row
@@ -203,14 +204,7 @@ def apply_field_mapping(frame: pl.DataFrame, mapping: dict[str, str]) -> pl.Data
 
 # ---- the text the model reads ---------------------------------------------------------------------------
 
-TEXT_FIELDS = {
-    "sft": ("prompt", "response"),
-    "dpo": ("prompt", "chosen", "rejected"),
-    "grpo": ("prompt",),
-    "gspo": ("prompt",),
-    "ppo": ("prompt",),
-    "eval": ("prompt", "reference"),
-}
+TEXT_FIELDS = {kind: fields.text for kind, fields in KIND_FIELDS.items()}
 
 
 def message_text(messages: list[dict[str, Any]]) -> str:

@@ -6,12 +6,13 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from training_platform.contract.data import PresetChoice, ShareGptTags
+from training_platform.datafiles.kinds import DATASET_KINDS
 from training_platform.datasets.audit import Finding
 from training_platform.datasets.preview import RowOut
 from training_platform.errors import FieldError, InvalidInputError, field_errors_from_pydantic
 from training_platform.tasks import BackgroundTaskRead
 
-DatasetKind = Literal["sft", "dpo", "grpo", "gspo", "ppo", "eval"]
+DatasetKind = Literal[DATASET_KINDS]  # datafiles/kinds.py
 DatasetName = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")]
 FieldMapping = Annotated[
     dict[str, str],
@@ -39,6 +40,15 @@ def sharegpt_tags(entries: list[str]) -> ShareGptTags:
         return ShareGptTags(**field_assignments(entries, "tag"))
     except ValidationError as error:
         raise InvalidInputError(field_errors_from_pydantic(error, prefix="tag")) from None
+
+
+class DatasetKindRead(BaseModel):
+    """A kind of dataset as the UI offers it (datafiles/kinds.py): the fields a column may be mapped to, and the
+    format presets that read it."""
+
+    kind: DatasetKind
+    fields: list[str]
+    presets: list[str]
 
 
 class DatasetFields(BaseModel):

@@ -31,7 +31,9 @@ from training_platform.datafiles.io import (
     dataset_splits,
     iter_rows,
 )
+from training_platform.datafiles.kinds import KIND_FIELDS
 from training_platform.datafiles.presets import (
+    PRESETS,
     Detection,
     RowFormatError,
     detect_presets,
@@ -55,6 +57,7 @@ from training_platform.datasets.preview import LossPreview, RowsPage, loss_previ
 from training_platform.datasets.schemas import (
     AuditTaskRead,
     DatasetFields,
+    DatasetKindRead,
     DatasetRead,
     DatasetRegister,
     DatasetUpdate,
@@ -301,6 +304,17 @@ class DatasetService:
         return dataset
 
     # ---- reading ---------------------------------------------------------------------------------------
+
+    @staticmethod
+    def kinds() -> list[DatasetKindRead]:
+        return [
+            DatasetKindRead(
+                kind=kind,
+                fields=list(fields.mappable),
+                presets=[name for name, preset in PRESETS.items() if kind in preset.kinds],
+            )
+            for kind, fields in KIND_FIELDS.items()
+        ]
 
     def list_all(self, kind: str | None = None) -> list[DatasetRead]:
         return [_dataset_read(dataset) for dataset in self.store.list_all(kind)]

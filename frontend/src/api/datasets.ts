@@ -5,17 +5,9 @@ import { membersOf } from './types'
 type Schemas = components['schemas']
 
 export type DatasetKind = Schemas['DatasetRegister']['kind']
-export const DATASET_KINDS = membersOf<DatasetKind>({ sft: true, dpo: true, grpo: true, gspo: true, ppo: true, eval: true })
-
-/** The platform's fields per kind, which `field_mapping` may point at other columns. */
-export const KIND_FIELDS: Record<DatasetKind, string[]> = {
-  sft: ['prompt', 'response', 'messages'],
-  dpo: ['prompt', 'chosen', 'rejected'],
-  grpo: ['prompt', 'data_source', 'solution'],
-  gspo: ['prompt', 'data_source', 'solution'],
-  ppo: ['prompt', 'data_source'],
-  eval: ['prompt', 'reference', 'category'],
-}
+/** A kind as the server defines it (GET /datasets/kinds): the fields `field_mapping` may point at other columns, and
+ * the format presets that read it. */
+export type DatasetKindInfo = Schemas['DatasetKindRead']
 
 /** The API declares a registered dataset's kind as any string; it is one of the kinds a dataset is registered as. */
 export type Dataset = Omit<Schemas['DatasetRead'], 'kind'> & { kind: DatasetKind }
@@ -35,18 +27,6 @@ export type DetectResult = Schemas['DetectResult']
 
 /** The format a dataset's rows are registered in: detected, the platform's own fields, or a preset. */
 export type PresetChoice = NonNullable<Schemas['DatasetRegister']['preset']>
-export type PresetName = Exclude<PresetChoice, 'auto' | 'platform'>
-/** The kinds each preset reads (training_platform/datafiles/presets.py: PRESETS). */
-export const PRESET_KINDS: Record<PresetName, DatasetKind[]> = {
-  alpaca: ['sft', 'dpo'],
-  sharegpt: ['sft'],
-  openai: ['sft'],
-  'trl-prompt-completion': ['sft'],
-  'trl-preference': ['dpo'],
-  'sharegpt-preference': ['dpo'],
-  'verl-rl': ['grpo', 'gspo', 'ppo'],
-}
-export const PRESET_NAMES = Object.keys(PRESET_KINDS) as PresetName[]
 /** Which assistant turns of a conversation carry the SFT loss (the job's `train_on`, the loss preview's). */
 export type LossTurns = Schemas['LossPreview']['train_on']
 export const LOSS_TURNS = membersOf<LossTurns>({ all_assistant: true, last_assistant: true })

@@ -28,6 +28,7 @@ import type {
   AuditOptions,
   AuditTask,
   Dataset,
+  DatasetKindInfo,
   DatasetStats,
   DatasetTask,
   DatasetUpdate,
@@ -52,6 +53,7 @@ export const api = {
   system: () => get<SystemInfo>('/system'),
   openapi: () => request<OpenApiDocument>('GET', '/openapi.json'),
   algorithms: () => get<AlgorithmInfo[]>('/algorithms'),
+  datasetKinds: () => get<DatasetKindInfo[]>('/datasets/kinds'),
   models: () => get<RegisteredModel[]>('/models'),
 
   jobs: (status: string[] = []) => get<Job[]>('/jobs', { status, limit: 1000 }),

@@ -4,9 +4,10 @@ so a client such as the web UI's job form shows exactly what POST /jobs will app
 from typing import Any
 
 from fastapi import APIRouter
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
-from training_platform.contract.params import PARAMS_BY_ALGORITHM, Algorithm
+from training_platform.contract.params import PARAMS_BY_ALGORITHM, RL_ALGORITHMS, Algorithm
+from training_platform.datafiles.kinds import kinds_read_by
 from training_platform.engines.registry import engines
 
 router = APIRouter(prefix="/algorithms", tags=["jobs"])
@@ -15,6 +16,8 @@ router = APIRouter(prefix="/algorithms", tags=["jobs"])
 class AlgorithmOut(BaseModel):
     name: Algorithm
     engines: list[str]
+    rl: bool = Field(description="Samples responses to score (rollouts).")
+    dataset_kinds: list[str] = Field(description="The dataset kinds whose rows it trains on, its own first.")
     params_schema: dict[str, Any]
 
 
@@ -25,6 +28,8 @@ def list_algorithms() -> list[AlgorithmOut]:
         AlgorithmOut(
             name=algorithm,
             engines=[engine.name for engine in known if algorithm in engine.algorithms],
+            rl=algorithm in RL_ALGORITHMS,
+            dataset_kinds=list(kinds_read_by(algorithm)),
             params_schema=params.model_json_schema(),
         )
         for algorithm, params in PARAMS_BY_ALGORITHM.items()

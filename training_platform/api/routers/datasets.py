@@ -15,6 +15,7 @@ from training_platform.datasets.preview import LossPreview, RowsPage
 from training_platform.datasets.schemas import (
     AuditTaskRead,
     DatasetKind,
+    DatasetKindRead,
     DatasetName,
     DatasetRead,
     DatasetRegister,
@@ -38,6 +39,12 @@ router = APIRouter(prefix="/datasets", tags=["datasets"])
 @router.get("")
 def list_datasets(platform: PlatformDep, kind: DatasetKind | None = None) -> list[DatasetRead]:
     return platform.datasets.list_all(kind)
+
+
+@router.get("/kinds")
+def dataset_kinds(platform: PlatformDep) -> list[DatasetKindRead]:
+    """Each kind of dataset: its fields and the format presets that read it."""
+    return platform.datasets.kinds()
 
 
 @router.post("", status_code=status.HTTP_201_CREATED)
