@@ -21,7 +21,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from training_platform.rewards.spec import RewardConfigError
+from training_platform.rewards.errors import RewardConfigError
 
 # How the trainers call a custom reward function (functions._score).
 REWARD_ARGUMENTS = ("completion", "reference", "row")

@@ -1,16 +1,33 @@
-"""Deciding whether an extracted answer matches the dataset's reference answer."""
+"""Deciding whether an extracted answer matches the dataset's reference answer: one comparison per method,
+registered under the name a reward's `comparison` uses (rewards/spec.py takes its choices from here)."""
 
 import difflib
 import math
 import re
 import signal
 import threading
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+from training_platform.common.registry import Registry, UnknownNameError
+from training_platform.rewards.errors import RewardConfigError
 from training_platform.rewards.extraction import last_boxed_content
-from training_platform.rewards.spec import RewardConfigError
 
-COMPARISON_METHODS = ("exact", "numeric", "fuzzy")
+
+@dataclass(frozen=True)
+class Answers:
+    """A predicted answer and the reference, as given and normalised, with the reward's settings."""
+
+    predicted: str
+    reference: Any
+    predicted_text: str
+    reference_text: str
+    tolerance: float
+    fuzzy_threshold: float
+
+
+COMPARISONS: Registry[Callable[[Answers], bool]] = Registry("comparison method")
 
 ABSOLUTE_TOLERANCE = 1e-9
 # Longer inputs are not worth handing to sympy: they are hardly ever a final answer and can
@@ -33,23 +50,37 @@ def answers_match(
     A reference that is a whole worked solution is reduced to its answer first: the last
     \\boxed{...} (MATH-style) or the text after the last '####' (GSM8K-style).
     """
-    if method not in COMPARISON_METHODS:
-        expected = ", ".join(COMPARISON_METHODS)
-        raise RewardConfigError(f"unknown comparison method {method!r} (expected one of: {expected})")
+    try:
+        compare = COMPARISONS[method]
+    except UnknownNameError as error:
+        raise RewardConfigError(str(error)) from None
     if predicted is None or reference is None:
         return 0.0
     predicted = str(predicted)
     predicted_text = normalise(predicted)
-    reference_text = normalise(_reference_answer(reference))
     if not predicted_text:
         return 0.0
-    if method == "exact":
-        matched = predicted_text == reference_text
-    elif method == "fuzzy":
-        matched = difflib.SequenceMatcher(None, predicted_text, reference_text).ratio() >= fuzzy_threshold
-    else:
-        matched = predicted_text == reference_text or _numbers_match(predicted, reference, tolerance)
-    return 1.0 if matched else 0.0
+    answers = Answers(
+        predicted, reference, predicted_text, normalise(_reference_answer(reference)), tolerance, fuzzy_threshold
+    )
+    return 1.0 if compare(answers) else 0.0
+
+
+@COMPARISONS.register("exact")
+def _exact(answers: Answers) -> bool:
+    return answers.predicted_text == answers.reference_text
+
+
+@COMPARISONS.register("numeric")
+def _numeric(answers: Answers) -> bool:
+    """Equal as text, or as numbers within the tolerance (LaTeX read by math_verify)."""
+    return _exact(answers) or _numbers_match(answers.predicted, answers.reference, answers.tolerance)
+
+
+@COMPARISONS.register("fuzzy")
+def _fuzzy(answers: Answers) -> bool:
+    ratio = difflib.SequenceMatcher(None, answers.predicted_text, answers.reference_text).ratio()
+    return ratio >= answers.fuzzy_threshold
 
 
 def normalise(text: str) -> str:

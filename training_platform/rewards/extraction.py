@@ -1,11 +1,15 @@
-"""Pulling the final answer out of a model completion."""
+"""Pulling the final answer out of a model completion: one extractor per method, registered under the name a
+reward's `extraction` uses (rewards/spec.py takes its choices from here)."""
 
 import json
 import re
+from collections.abc import Callable
 
-from training_platform.rewards.spec import RewardConfigError
+from training_platform.common.registry import Registry, UnknownNameError
+from training_platform.rewards.errors import RewardConfigError
 
-EXTRACTION_METHODS = ("boxed", "last_number", "json")
+# (completion, json_key) -> the answer, or None when the completion has none in that form
+EXTRACTIONS: Registry[Callable[[str, str], str | None]] = Registry("extraction method")
 
 _BOXED_OPEN = re.compile(r"\\(?:boxed|fbox)\s*\{")
 
@@ -17,14 +21,16 @@ _LAST_NUMBER = re.compile(rf"(?:(?<![\w)\]}}])([-−]))?({_UNSIGNED}(?:\s*/\s*{_
 
 def extract_answer(text: str, method: str, json_key: str = "answer") -> str | None:
     """The answer a completion commits to, or None when it has none in the expected form."""
-    if method == "boxed":
-        return last_boxed_content(text)
-    if method == "last_number":
-        return _last_number(text)
-    if method == "json":
-        return _last_json_value(text, json_key)
-    expected = ", ".join(EXTRACTION_METHODS)
-    raise RewardConfigError(f"unknown extraction method {method!r} (expected one of: {expected})")
+    try:
+        extractor = EXTRACTIONS[method]
+    except UnknownNameError as error:
+        raise RewardConfigError(str(error)) from None
+    return extractor(text, json_key)
+
+
+@EXTRACTIONS.register("boxed")
+def _boxed(text: str, _json_key: str) -> str | None:
+    return last_boxed_content(text)
 
 
 def last_boxed_content(text: str) -> str | None:
@@ -64,7 +70,8 @@ def _matching_brace(text: str, start: int) -> int | None:
     return None
 
 
-def _last_number(text: str) -> str | None:
+@EXTRACTIONS.register("last_number")
+def _last_number(text: str, _json_key: str = "") -> str | None:
     matches = list(_LAST_NUMBER.finditer(text))
     if not matches:
         return None
@@ -73,6 +80,7 @@ def _last_number(text: str) -> str | None:
     return f"-{number}" if sign else number
 
 
+@EXTRACTIONS.register("json")
 def _last_json_value(text: str, key: str) -> str | None:
     """Value at `key` in the last top-level JSON object that has it.
 

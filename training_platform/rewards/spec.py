@@ -5,17 +5,19 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
+from training_platform.rewards.comparison import COMPARISONS
+from training_platform.rewards.errors import RewardConfigError
+from training_platform.rewards.extraction import EXTRACTIONS
 
-class RewardConfigError(ValueError):
-    """A reward cannot be built or evaluated because of how it was configured."""
+__all__ = ["RewardConfigError", "RewardSpec"]
 
 
 class RewardSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     type: Literal["math_verify", "format_check", "custom"] = "math_verify"
-    extraction: Literal["boxed", "last_number", "json"] = "boxed"
-    comparison: Literal["exact", "numeric", "fuzzy"] = "numeric"
+    extraction: Literal[EXTRACTIONS.names()] = "boxed"  # rewards/extraction.py
+    comparison: Literal[COMPARISONS.names()] = "numeric"  # rewards/comparison.py
     answer_field: str = "solution"
     json_key: str = "answer"
     weight: float = Field(default=1.0, allow_inf_nan=False)
