@@ -44,6 +44,12 @@ def test_the_code_keeps_every_contract():
         ("contract/planted.py", "import fastapi", "The training side needs none of the server's packages"),
         # A router reading tables.
         ("api/routers/planted.py", "from training_platform.db import tables", "Routers translate HTTP"),
+        # A new domain reading another domain's tables instead of asking its service.
+        (
+            "evaluation.py",
+            "from training_platform.jobs.store import JobStore",
+            "A domain's store is its own",
+        ),
         # A command opening the platform beside a running server.
         ("cli/planted.py", "from training_platform.platform import Platform", "The CLI reaches the platform over HTTP"),
     ],

@@ -135,7 +135,7 @@ class Platform:
             settings.alert_backoff_seconds,
             settings.alert_backoff_max_seconds,
         )
-        diagnostics = DiagnosticsService(FindingStore(db), jobs, metrics.store, alerts=alerts)
+        diagnostics = DiagnosticsService(FindingStore(db), jobs, metrics, alerts=alerts)
         metrics.watchers.append(diagnostics)
         supervisor.listeners.append(diagnostics)  # after the metrics: the log is scanned once the steps are stored
         supervisor.listeners.append(scheduler)  # after the metrics: a settled job's GPUs go to the next in line

@@ -32,7 +32,7 @@ from training_platform.errors import FieldError, InvalidInputError
 from training_platform.jobs.runs import EXTERNAL, layout_of
 from training_platform.jobs.service import JobService
 from training_platform.metrics.reader import StepRecord
-from training_platform.metrics.store import MetricStore
+from training_platform.metrics.service import MetricsService
 
 log = logging.getLogger(__name__)
 # What of a job's log a diagnosis reads: its end, where a fatal error is; lines are cut to this length first.
@@ -49,7 +49,7 @@ class Notifier(Protocol):
 
 
 class DiagnosticsService:
-    def __init__(self, store: FindingStore, jobs: JobService, metrics: MetricStore, alerts: Notifier | None):
+    def __init__(self, store: FindingStore, jobs: JobService, metrics: MetricsService, alerts: Notifier | None):
         self.store = store
         self.jobs = jobs
         self.metrics = metrics

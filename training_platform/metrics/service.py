@@ -6,7 +6,7 @@ import logging
 import math
 import re
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -209,6 +209,10 @@ class MetricsService:
     ) -> MetricsOut:
         series = self.store.query(job.id, keys, start, end, max_points)
         return MetricsOut(job_id=job.id, series=[SeriesOut.of(s) for s in series])
+
+    def records(self, job_id: str, start_step: int = 0, end_step: int | None = None) -> Iterator[tuple[int, dict]]:
+        """A job's whole steps in order, `(step, {key: value})`: what the diagnostics replay."""
+        return self.store.records(job_id, start_step, end_step)
 
     def keys(self, name_or_id: str) -> list[KeyOut]:
         return [KeyOut(**vars(info)) for info in self.store.keys(self.jobs.find(name_or_id).id)]
