@@ -1,7 +1,8 @@
-"""Every unsafe route has its access decided on purpose (api/security.py: UNSAFE_ROUTES), and nothing else is there."""
+"""Every unsafe route has its access decided on purpose (api/access.py: UNSAFE_ROUTES), and nothing else is there."""
 
+from training_platform.api.access import SAFE_METHODS, UNSAFE_ROUTES
 from training_platform.api.app import API_PREFIX, create_app
-from training_platform.api.security import SAFE_METHODS, UNSAFE_ROUTES, known_routes
+from training_platform.api.routing import known_routes
 from training_platform.settings import Settings
 
 

@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from training_platform.contract.run import RunSpec
-from training_platform.engines.verl import plugin
+from training_platform.engines.verl.plugin import layer_grad_norms
 
 
 class Tiny(torch.nn.Module):
@@ -33,17 +33,17 @@ def test_layer_grad_norms_are_the_groups_norms_and_undo_a_loss_scale():
     torch.manual_seed(0)
     model = Tiny()
     model(torch.tensor([[1, 2, 3]])).square().sum().backward()
-    norms = plugin.layer_grad_norms(model)
+    norms = layer_grad_norms.layer_grad_norms(model)
     assert sorted(norms) == ["000", "001", "embed", "head", "norm"]
     expected = torch.cat([model.layers[1].weight.grad.flatten()]).norm().item()
     assert norms["001"] == pytest.approx(expected)
     total = torch.nn.utils.get_total_norm([p.grad for p in model.parameters() if p.requires_grad]).item()
     assert math.sqrt(sum(v * v for v in norms.values())) == pytest.approx(total, rel=1e-5)
-    assert plugin.layer_grad_norms(model, scale=4.0)["000"] == pytest.approx(norms["000"] / 4)
+    assert layer_grad_norms.layer_grad_norms(model, scale=4.0)["000"] == pytest.approx(norms["000"] / 4)
 
 
 def test_the_actor_prefix_of_ppo_metrics_is_dropped_from_the_layer_norms_only():
-    logged = plugin._platform_layer_keys(
+    logged = layer_grad_norms.platform_layer_keys(
         {"actor/grad_norm/layer/000": 1.0, "actor/grad_norm": 2.0, "critic/grad_norm": 3.0, "timing_s/step": 4.0}
     )
     assert logged == {"grad_norm/layer/000": 1.0, "actor/grad_norm": 2.0, "critic/grad_norm": 3.0, "timing_s/step": 4.0}
@@ -65,7 +65,7 @@ def test_a_verl_sft_run_on_the_cpu_logs_layer_norms_every_n_steps(tmp_path, demo
     )
     launch = VerlEngine().launch_spec(spec)
     # What the verl engine's environment must carry from spec.health.layer_grad_norms_every.
-    env = {**os.environ, **launch.env, plugin.LAYER_GRAD_NORMS_EVERY: "2"}
+    env = {**os.environ, **launch.env, layer_grad_norms.LAYER_GRAD_NORMS_EVERY: "2"}
     done = subprocess.run(launch.argv, cwd=launch.cwd, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-5000:]
     lines = [json.loads(line)["data"] for line in spec.layout.metrics_path.read_text().splitlines()]

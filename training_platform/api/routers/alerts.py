@@ -15,8 +15,8 @@ from training_platform.alerts.schemas import (
     DeliveryRead,
     DeliveryStatus,
 )
+from training_platform.api.auth_deps import require_admin
 from training_platform.api.deps import PlatformDep
-from training_platform.api.security import require_admin
 
 router = APIRouter(prefix="/alerts", tags=["alerts"])
 ADMIN_ONLY = [Depends(require_admin)]

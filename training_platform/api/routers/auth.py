@@ -9,7 +9,8 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request, Response, status
 from fastapi.concurrency import run_in_threadpool
 
-from training_platform.api.security import SESSION_COOKIE, AdminDep, AuthDep, PrincipalDep, client_address
+from training_platform.api.auth_deps import AdminDep, AuthDep, PrincipalDep, client_address
+from training_platform.api.authentication import SESSION_COOKIE
 from training_platform.auth.schemas import (
     AuditEntryRead,
     AuditQuery,

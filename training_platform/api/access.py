@@ -1,0 +1,67 @@
+"""What every unsafe route needs and what its success leaves behind (steps 5 and 6 of the access checks,
+api/security.py)."""
+
+from dataclasses import dataclass
+
+from training_platform.auth.schemas import ResourceKind
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+@dataclass(frozen=True)
+class Access:
+    """What an unsafe route needs, and what a success leaves behind."""
+
+    viewers: bool = False  # computes an answer and changes nothing: any user may call it
+    action: str | None = None  # the audit log's action on success
+    kind: ResourceKind | None = None  # what the route creates or deletes
+    creates: bool = False  # the caller becomes the owner of the `kind` its services report as created
+    deletes: bool = False  # the resource of the path is gone: so is its owner
+
+
+# Every route that is not GET: tests/auth/test_api_access.py fails when a route is missing here, so a new one gets
+# its decision on purpose. Ownership follows from the path (OWNED_PARAMETERS, api/ownership.py) unless `viewers`
+# is set.
+UNSAFE_ROUTES: dict[tuple[str, str], Access] = {
+    ("POST", "/jobs"): Access(action="created", kind=ResourceKind.JOB, creates=True),
+    ("DELETE", "/jobs/{job}"): Access(action="deleted", kind=ResourceKind.JOB, deletes=True),
+    # Started, resumed or queued: as the scheduler reports it.
+    ("POST", "/jobs/{job}/start"): Access(),
+    ("POST", "/jobs/{job}/pause"): Access(action="paused"),
+    ("POST", "/jobs/{job}/resume"): Access(),
+    ("POST", "/jobs/{job}/stop"): Access(action="stopped"),
+    ("POST", "/jobs/{job}/checkpoints/{checkpoint}/export"): Access(action="exported"),
+    ("POST", "/jobs/{job}/diagnose"): Access(),
+    ("POST", "/monitoring/{job}/metrics/sync"): Access(),
+    # An unknown job name makes an external job, which the caller then owns.
+    ("POST", "/monitoring/{job}/metrics/import"): Access(action="imported", kind=ResourceKind.JOB, creates=True),
+    ("POST", "/datasets"): Access(action="registered", kind=ResourceKind.DATASET, creates=True),
+    ("POST", "/datasets/upload"): Access(action="registered", kind=ResourceKind.DATASET, creates=True),
+    ("POST", "/datasets/detect"): Access(viewers=True),  # reads the rows it is sent, changes nothing
+    ("PATCH", "/datasets/{dataset}"): Access(action="changed"),
+    ("DELETE", "/datasets/{dataset}"): Access(action="deleted", kind=ResourceKind.DATASET, deletes=True),
+    ("POST", "/datasets/{dataset}/audit"): Access(),
+    ("POST", "/datasets/{dataset}/index"): Access(),
+    ("POST", "/datasets/{dataset}/search"): Access(viewers=True),
+    ("POST", "/datasets/{dataset}/dedup"): Access(action="deduplicated"),
+    ("POST", "/datasets/{dataset}/convert"): Access(action="converted", kind=ResourceKind.DATASET, creates=True),
+    ("POST", "/models"): Access(action="registered", kind=ResourceKind.MODEL, creates=True),
+    ("POST", "/compute/estimate"): Access(viewers=True),
+    ("POST", "/compute/recommend"): Access(viewers=True),
+    ("POST", "/engines/verl/validate"): Access(viewers=True),
+    ("POST", "/demo"): Access(action="demo installed"),
+    # An admin's (the router requires it): a target makes the server send requests wherever it says.
+    ("POST", "/alerts/targets"): Access(action="alert target added"),
+    ("PATCH", "/alerts/targets/{target}"): Access(action="alert target changed"),
+    ("DELETE", "/alerts/targets/{target}"): Access(action="alert target deleted"),
+    ("POST", "/alerts/targets/{target}/test"): Access(action="alert target tested"),
+    # Everyone manages their own credentials; the auth router checks the rest (users are an admin's) and audits.
+    ("POST", "/auth/login"): Access(viewers=True),
+    ("POST", "/auth/logout"): Access(viewers=True),
+    ("POST", "/auth/tokens"): Access(viewers=True),
+    ("DELETE", "/auth/tokens/{token}"): Access(viewers=True),
+    ("POST", "/auth/users"): Access(),
+    ("PATCH", "/auth/users/{name}"): Access(),
+}
+# Unlisted routes (there should be none) are member routes owned by their path.
+MEMBER_ROUTE = Access()
