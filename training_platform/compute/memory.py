@@ -217,23 +217,23 @@ class Step:
     """The arithmetic of one training step of `model` on one GPU, as `request.engine` runs it."""
 
     def __init__(self, model: ModelSpec, request: EstimateRequest, gpu: Gpu):
-        self.m, self.r, self.gpu = model, request, gpu
+        self.model, self.request, self.gpu = model, request, gpu
         self.profile = profile = step_profile(request.engine)
         # bf16-amp is mixed precision: FSDP keeps 2-byte weights for compute (ZeRO's accounting), a PyTorch loop
         # keeps fp32 weights and casts them under autocast.
         self.autocast = request.precision == "bf16-amp" and profile.fp32_weights_under_amp
         self.element = 4 if request.precision == "fp32" else 2  # bytes of an activation
-        self.states = states = "fp32" if self.autocast else request.precision
+        self.states_precision = states_precision = "fp32" if self.autocast else request.precision
         self.lora = request.lora_rank > 0
         # peft keeps the adapters in fp32 whatever the base model's dtype (get_peft_model's autocast_adapter_dtype).
-        self.weight_bytes, self.grad_bytes = _WEIGHT_GRAD_BYTES[states]
+        self.weight_bytes, self.grad_bytes = _WEIGHT_GRAD_BYTES[states_precision]
         if self.lora:
             self.grad_bytes = 4
-        self.optimizer_bytes, self.optimizer_what = _OPTIMIZER_BYTES[
-            ("fp32" if self.lora else states, request.optimizer)
+        self.optimizer_bytes, self.optimizer_contents = _OPTIMIZER_BYTES[
+            ("fp32" if self.lora else states_precision, request.optimizer)
         ]
         if self.autocast and not self.lora:
-            self.optimizer_what += "; the fp32 weights are the master copy"
+            self.optimizer_contents += "; the fp32 weights are the master copy"
         self.tokens = request.micro_batch * request.seq_len * (2 if request.algorithm == Algorithm.DPO else 1)
         self.trainable = (
             model.lora_params(request.lora_rank, request.lora_targets) if self.lora else model.num_parameters
@@ -245,86 +245,113 @@ class Step:
         """What the engine runs: TRL takes transformers' default, `adamw_torch_fused` (torch ≥ 2.8), on every
         device; verl's FSDP workers and a plain loop build `torch.optim.AdamW` with PyTorch's default, foreach
         when every tensor is on CUDA and one tensor at a time elsewhere."""
-        if self.r.optimizer_implementation is not None:
-            return self.r.optimizer_implementation
+        if self.request.optimizer_implementation is not None:
+            return self.request.optimizer_implementation
         if self.profile.fused_optimizer:
             return "fused"
         return "foreach" if self.gpu.kind == "cuda" else "for-loop"
 
+    @property
+    def optimizer_name(self) -> str:
+        """The optimizer as the terms name it: AdamW's implementation, bitsandbytes' 8-bit AdamW, or SGD."""
+        if self.request.optimizer == "adamw":
+            return f"{self.optimizer_implementation} AdamW"
+        return {"adamw8bit": "bitsandbytes", "sgd": "SGD"}[self.request.optimizer]
+
+    # ---- sharding of the model states over the data-parallel group, by ZeRO / FSDP stage -------------
+
+    @property
+    def weight_shards(self) -> int:
+        """GPUs the weights are spread over: the shard group from ZeRO-3 (FSDP's full sharding), else 1."""
+        return self.request.shard_degree if self.request.zero_stage == 3 else 1
+
+    @property
+    def gradient_shards(self) -> int:
+        """GPUs the gradients are spread over: the shard group from ZeRO-2, else 1."""
+        return self.request.shard_degree if self.request.zero_stage >= 2 else 1
+
+    @property
+    def optimizer_shards(self) -> int:
+        """GPUs the optimizer states are spread over: the shard group from ZeRO-1, else 1."""
+        return self.request.shard_degree if self.request.zero_stage >= 1 else 1
+
     # ---- activations, bytes per token --------------------------------------------------------------
 
     def layer_saved_per_token(self) -> int:
-        m, e = self.m, self.element
-        targets = set(self.r.lora_targets) if self.lora else set(m.linear_shapes())
+        model, element = self.model, self.element
+        targets = set(self.request.lora_targets) if self.lora else set(model.linear_shapes())
         # peft keeps adapters in fp32 (get_peft_model's autocast_adapter_dtype) and casts each targeted
         # projection's input to fp32, and drops it out, for that adapter alone: one copy (and a 1-byte dropout
         # mask) per adapter, where projections sharing an input otherwise share what they keep. The copy an
         # adapter keeps is bf16 where its matmul runs in bf16: under autocast (transformers' Trainer with bf16,
         # so TRL; amp) or FSDP's bf16 compute (verl); fp32 in a plain bf16 loop.
-        dropout = self.r.lora_dropout > 0
-        adapter_copies = self.lora and (dropout or e != 4)
-        adapter_bytes = 4 if e == 4 or not (self.profile.bf16_compute or self.autocast) else 2
+        dropout = self.request.lora_dropout > 0
+        adapter_copies = self.lora and (dropout or element != 4)
+        adapter_bytes = 4 if element == 4 or not (self.profile.bf16_compute or self.autocast) else 2
 
         def needs_input(*modules: str) -> bool:  # a frozen linear needs no input to pass gradients back
             return not adapter_copies and bool(targets & set(modules))
 
         # An RMSNorm keeps its fp32 input (and, when its weight trains, its normalised value): 4 or 8 bytes
         # per hidden unit; its output is kept when a following projection needs its input.
-        norm = (8 if not self.lora else 4) * m.hidden_size
+        norm = (8 if not self.lora else 4) * model.hidden_size
         saved = 2 * norm
-        saved += m.hidden_size * e * (needs_input("q_proj", "k_proj", "v_proj") + needs_input("gate_proj", "up_proj"))
-        if self.r.attention == "eager":
-            scores = m.num_heads * self.r.seq_len * (4 if e == 4 else 6)  # fp32 softmax (+ its bf16 copy)
-            saved += 3 * m.q_dim * e + scores  # q, and k and v repeated to every head
-            saved += m.q_dim * e * needs_input("o_proj")  # the heads' output, re-laid out for o_proj
+        projection_inputs = needs_input("q_proj", "k_proj", "v_proj") + needs_input("gate_proj", "up_proj")
+        saved += model.hidden_size * element * projection_inputs
+        if self.request.attention == "eager":
+            # fp32 softmax (+ its bf16 copy)
+            scores = model.num_heads * self.request.seq_len * (4 if element == 4 else 6)
+            saved += 3 * model.q_dim * element + scores  # q, and k and v repeated to every head
+            saved += model.q_dim * element * needs_input("o_proj")  # the heads' output, re-laid out for o_proj
         else:
-            saved += (2 * m.q_dim + 2 * m.kv_dim) * e + 4 * m.num_heads  # q, k, v, output, log-sum-exp
-        saved += 3 * m.intermediate_size * e  # gate, its SiLU, up
-        saved += m.intermediate_size * e * needs_input("down_proj")  # their product, down_proj's input
+            # q, k, v, output, log-sum-exp
+            saved += (2 * model.q_dim + 2 * model.kv_dim) * element + 4 * model.num_heads
+        saved += 3 * model.intermediate_size * element  # gate, its SiLU, up
+        saved += model.intermediate_size * element * needs_input("down_proj")  # their product, down_proj's input
         if adapter_copies:
-            saved += sum(m.linear_shapes()[t][0] for t in targets) * (adapter_bytes + dropout)
+            saved += sum(model.linear_shapes()[target][0] for target in targets) * (adapter_bytes + dropout)
         if self.lora:
-            saved += len(targets) * self.r.lora_rank * adapter_bytes  # each adapter's rank-r output
+            saved += len(targets) * self.request.lora_rank * adapter_bytes  # each adapter's rank-r output
         return saved
 
     def layer_backward_workspace_per_token(self) -> int:
-        m, e = self.m, self.element
-        widest = 3 * m.intermediate_size
-        if self.r.attention == "eager":
-            widest = max(widest, 2 * m.num_heads * self.r.seq_len)
-        return widest * e
+        model = self.model
+        widest = 3 * model.intermediate_size
+        if self.request.attention == "eager":
+            widest = max(widest, 2 * model.num_heads * self.request.seq_len)
+        return widest * self.element
 
     def autocast_weight_copies(self) -> int:
         """Autocast casts each fp32 weight to bf16 for its matmul and autograd keeps the copy until that layer's
         backward; with checkpointing only the LM head's copy outlives a layer's recomputation."""
         if not self.autocast or self.lora:
             return 0  # a frozen weight's copy is not saved: no weight gradient needs it
-        if self.r.gradient_checkpointing:
-            return self.m.vocab_size * self.m.hidden_size * 2
-        return self.m.num_parameters * 2
+        if self.request.gradient_checkpointing:
+            return self.model.vocab_size * self.model.hidden_size * 2
+        return self.model.num_parameters * 2
 
     def head_saved(self) -> int:
         """What the loss keeps for backward. Full logits: the final norm and the fp32 log-softmax (bf16 logits
         are upcast first; the copy is not kept). TRL's fused head: the final norm, a copy of the hidden states
         it scores and a few fp32 numbers per token (log-sum-exp, log-probability, entropy, top-1 flag)."""
-        h = self.m.hidden_size
+        hidden_size = self.model.hidden_size
         if self.fused_head:
-            return (12 * h + self.element * h + 16) * self.tokens
-        return (12 * h + 4 * self.m.vocab_size) * self.tokens
+            return (12 * hidden_size + self.element * hidden_size + 16) * self.tokens
+        return (12 * hidden_size + 4 * self.model.vocab_size) * self.tokens
 
     def head_backward_workspace(self) -> int:
         """Full logits: gradients of the log-probabilities and of the logits, both fp32 (the bf16 cast back comes
         after the first is freed). TRL's fused
         head: fp32 accumulators of the hidden states' and (full fine-tuning) the LM head's gradients, their casts
         to the weights' dtype, and the projection tile (with its fp32 temporaries where Triton is absent)."""
-        m, e = self.m, self.element
+        model, element = self.model, self.element
         if not self.fused_head:
-            return m.vocab_size * 8 * self.tokens
-        hidden = m.hidden_size * (4 + e) * self.tokens
+            return model.vocab_size * 8 * self.tokens
+        hidden = model.hidden_size * (4 + element) * self.tokens
         cast = self.weight_bytes if self.weight_bytes < 4 else 0  # fp32 accumulators need no cast to fp32
-        head_weight = 0 if self.lora else m.vocab_size * m.hidden_size * (4 + cast)
-        rows, columns = min(self.tokens, FUSED_HEAD_TILE[0]), min(m.vocab_size, FUSED_HEAD_TILE[1])
-        tile = rows * FUSED_HEAD_TILE[1] * e  # allocated full width whatever the vocabulary
+        head_weight = 0 if self.lora else model.vocab_size * model.hidden_size * (4 + cast)
+        rows, columns = min(self.tokens, FUSED_HEAD_TILE[0]), min(model.vocab_size, FUSED_HEAD_TILE[1])
+        tile = rows * FUSED_HEAD_TILE[1] * element  # allocated full width whatever the vocabulary
         if self.gpu.kind != "cuda":
             tile += int(FUSED_HEAD_TORCH_TEMPORARIES * rows * columns * 4)
         return hidden + head_weight + tile
@@ -335,237 +362,398 @@ class Step:
         """Gradient bytes of `params` trainable parameters kept on this GPU while backward runs."""
         if self.lora:
             return 0  # adapters: small, counted whole in the gradients term
-        shard = self.r.shard_degree if self.r.zero_stage >= 2 else 1
-        return params * self.grad_bytes // shard
+        return params * self.grad_bytes // self.gradient_shards
 
     def backward_peak_beyond_states(self) -> tuple[int, str]:
         """Largest (activations + gradients so far + workspace) during backward, and where it happens."""
-        m, tokens = self.m, self.tokens
+        model, tokens = self.model, self.tokens
         layer_saved = self.layer_saved_per_token() * tokens
         workspace = self.layer_backward_workspace_per_token() * tokens
         copies = self.autocast_weight_copies()
-        if self.r.gradient_checkpointing:
-            kept = m.num_layers * m.hidden_size * self.element * tokens + copies  # each layer's input
+        if self.request.gradient_checkpointing:
+            kept = model.num_layers * model.hidden_size * self.element * tokens + copies  # each layer's input
             recomputed = layer_saved  # one layer at a time
             at_head = kept + self.head_saved() + self.head_backward_workspace()
-            in_layers = kept + recomputed + workspace + self.grad_of(m.lm_head_params)
+            in_layers = kept + recomputed + workspace + self.grad_of(model.lm_head_params)
             candidates = [(at_head, "start of backward (loss gradients)"), (in_layers, "recomputing a layer")]
         else:
-            remaining = m.num_layers * layer_saved + copies
+            remaining = model.num_layers * layer_saved + copies
             at_head = remaining + self.head_saved() + self.head_backward_workspace()
             candidates = [(at_head, "start of backward (loss gradients)")]
-            grads = self.grad_of(m.lm_head_params)
-            layer_copies = copies // m.num_layers if copies else 0
-            for index in range(m.num_layers):
-                candidates.append((remaining + grads + workspace, f"backward of layer {m.num_layers - index}"))
+            grads = self.grad_of(model.lm_head_params)
+            layer_copies = copies // model.num_layers if copies else 0
+            for index in range(model.num_layers):
+                candidates.append((remaining + grads + workspace, f"backward of layer {model.num_layers - index}"))
                 remaining -= layer_saved + layer_copies
-                grads += self.grad_of(m.layer_params)
-        position = self.r.seq_len * m.head_dim * 2 * self.element  # rotary cos/sin, shared by all layers
-        peak, where = max(candidates, key=lambda c: c[0])
+                grads += self.grad_of(model.layer_params)
+        position = self.request.seq_len * model.head_dim * 2 * self.element  # rotary cos/sin, shared by all layers
+        peak, where = max(candidates, key=lambda candidate: candidate[0])
         return peak + position, where
 
     def optimizer_step_workspace(self) -> int:
         """Temporaries of the optimizer step. Foreach AdamW takes the square root of all second moments at once
         (one copy of them, in their dtype); the per-tensor loop needs two copies of the largest tensor; the fused
         kernel, SGD and bitsandbytes' 8-bit AdamW (block-wise, in place) none."""
-        if self.r.optimizer != "adamw" or self.r.offload_optimizer:
+        if self.request.optimizer != "adamw" or self.request.offload_optimizer:
             return 0
-        moment = 2 if self.states == "bf16" and not self.lora else 4
+        moment = 2 if self.states_precision == "bf16" and not self.lora else 4
         if self.optimizer_implementation == "foreach":
-            shard = self.r.shard_degree if self.r.zero_stage >= 1 else 1
-            return moment * self.trainable // shard
+            return moment * self.trainable // self.optimizer_shards
         if self.optimizer_implementation == "for-loop":
-            return 2 * moment * (self.m.largest_module_params if not self.lora else 0)
+            return 2 * moment * (self.model.largest_module_params if not self.lora else 0)
         return 0
 
     def generation_beyond_states(self) -> int:
         """TRL's GRPO generates with the policy itself (`model.generate`, no vLLM): the KV cache of every rollout
         the GPU generates at once, while the gradients of the last step are freed (set to None)."""
-        if self.profile.rollout != "policy" or self.r.algorithm not in RL_ALGORITHMS:
+        if self.profile.rollout != "policy" or self.request.algorithm not in RL_ALGORITHMS:
             return 0
-        sequences = (self.r.prompts_per_gpu or self.r.micro_batch) * self.r.rollout_n
-        last_logits = sequences * self.m.vocab_size * 4 * 2  # the next token's fp32 logits and probabilities
-        return _kv_cache_needed(self.m, self.r, self.element) + last_logits
+        sequences = (self.request.prompts_per_gpu or self.request.micro_batch) * self.request.rollout_n
+        last_logits = sequences * self.model.vocab_size * 4 * 2  # the next token's fp32 logits and probabilities
+        return _kv_cache_needed(self.model, self.request, self.element) + last_logits
+
+
+# The names of the dtypes by their bytes per element, as the terms' explanations say them.
+_DTYPE_NAMES = {2: "bf16", 4: "fp32"}
+
+
+@dataclass
+class Phase:
+    """What one phase of the step's memory puts on the GPU (its terms, in order), keeps on the CPU by offloading,
+    and says of itself: notes, and problems (reasons the step cannot run however much memory is left)."""
+
+    terms: list[Term] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    cpu_offload_bytes: int = 0
+
+    @property
+    def bytes(self) -> int:
+        return sum(term.bytes for term in self.terms)
 
 
 def estimate(model: ModelSpec, gpu: Gpu, request: EstimateRequest, reward_model: ModelSpec | None = None) -> Estimate:
+    """Per-GPU memory of one training step, phase by phase: the model states (weights, gradients, optimizer
+    states; what is offloaded goes to the CPU), the activations at the peak of the step, what DPO and RL hold
+    beside the policy (reference, critic, reward model, rollouts), the framework's overhead on all of it, and
+    whether the host can take what is offloaded."""
     step = Step(model, request, gpu)
-    r, d = request, request.shard_degree
-    terms: list[Term] = []
-    notes: list[str] = []
-    problems: list[str] = []
-    cpu_offload = 0
-    P, trainable = model.num_parameters, step.trainable
-    dtype = {2: "bf16", 4: "fp32"}
+    weights = weight_memory(step)
+    gradients = gradient_memory(step)
+    optimizer = optimizer_memory(step)
+    activations, peak_phase = peak_activation_memory(step, gradients_on_gpu=gradients.bytes)
+    reference = reference_model_memory(step)
+    critic = critic_memory(step)
+    reward = reward_model_memory(step, reward_model)
+    rollout = rollout_memory(step, activation_bytes=activations.bytes)
+    phases = [weights, gradients, optimizer, activations, reference, critic, reward, rollout]
+    phases.append(framework_overhead(gpu, subtotal=sum(phase.bytes for phase in phases)))
+    cpu_offload_bytes = sum(phase.cpu_offload_bytes for phase in phases)
+    phases.append(cpu_offload_check(step, cpu_offload_bytes))
+    return Estimate(
+        model,
+        gpu,
+        request,
+        terms=[term for phase in phases for term in phase.terms],
+        peak_phase=peak_phase,
+        trainable_parameters=step.trainable,
+        cpu_offload_bytes=cpu_offload_bytes,
+        notes=[note for phase in phases for note in phase.notes],
+        problems=[problem for phase in phases for problem in phase.problems],
+    )
 
-    # ---- model states --------------------------------------------------------------------------
-    weight_shard = d if r.zero_stage == 3 else 1
-    if r.offload_params:
+
+# ---- model states ---------------------------------------------------------------------------------------
+
+
+def weight_memory(step: Step) -> Phase:
+    """The policy's weights: one full copy per GPU, or sharded by ZeRO-3/FSDP with the largest module (and its
+    gradient) gathered to compute it; with parameter offloading, on the CPU, with only the current and the
+    prefetched module gathered on the GPU."""
+    model, request = step.model, step.request
+    num_parameters, shard_degree, weight_shards = model.num_parameters, request.shard_degree, step.weight_shards
+    if request.offload_params:
         gathered = 2 * model.largest_module_params * step.weight_bytes
+        term = Term(
+            "weights",
+            "weights",
+            gathered,
+            "2 × largest module × bytes/param",
+            "parameters live on the CPU; the current and the prefetched module are gathered on the GPU",
+        )
+        return Phase([term], cpu_offload_bytes=num_parameters * step.weight_bytes // shard_degree)
+    weights = num_parameters * step.weight_bytes // weight_shards
+    sharding = f" / {shard_degree} GPUs" if weight_shards > 1 else ""
+    formula = f"{num_parameters:,} params × {step.weight_bytes} B" + sharding
+    explanation = (
+        f"{_DTYPE_NAMES[step.weight_bytes]} weights"
+        + (" (autocast computes in bf16 from them)" if step.autocast else "")
+        + (", sharded by ZeRO-3/FSDP" if weight_shards > 1 else ", one full copy per GPU")
+    )
+    terms = [Term("weights", "weights", weights, formula, explanation)]
+    if request.zero_stage == 3:
+        gathered = model.largest_module_params * (step.weight_bytes + step.grad_bytes)
         terms.append(
             Term(
-                "weights",
+                "gathered_weights",
                 "weights",
                 gathered,
-                "2 × largest module × bytes/param",
-                "parameters live on the CPU; the current and the prefetched module are gathered on the GPU",
+                "largest module × (weight + gradient bytes)",
+                "ZeRO-3 gathers a whole module (and its gradient) to compute it, as DeepSpeed estimates",
             )
         )
-        cpu_offload += P * step.weight_bytes // d
-    else:
-        weights = P * step.weight_bytes // weight_shard
-        formula = f"{P:,} params × {step.weight_bytes} B" + (f" / {d} GPUs" if weight_shard > 1 else "")
-        explanation = (
-            f"{dtype[step.weight_bytes]} weights"
-            + (" (autocast computes in bf16 from them)" if step.autocast else "")
-            + (", sharded by ZeRO-3/FSDP" if weight_shard > 1 else ", one full copy per GPU")
-        )
-        terms.append(Term("weights", "weights", weights, formula, explanation))
-        if r.zero_stage == 3:
-            gathered = model.largest_module_params * (step.weight_bytes + step.grad_bytes)
-            terms.append(
-                Term(
-                    "gathered_weights",
-                    "weights",
-                    gathered,
-                    "largest module × (weight + gradient bytes)",
-                    "ZeRO-3 gathers a whole module (and its gradient) to compute it, as DeepSpeed estimates",
-                )
-            )
+    return Phase(terms)
 
-    grad_shard = d if r.zero_stage >= 2 else 1
-    gradients = trainable * step.grad_bytes // grad_shard
-    if r.offload_params:
-        cpu_offload += gradients
-        gradients = 0
-    terms.append(
-        Term(
-            "gradients",
-            "gradients",
-            gradients,
-            f"{trainable:,} trainable params × {step.grad_bytes} B" + (f" / {d}" if grad_shard > 1 else ""),
-            (
-                f"LoRA: only the adapters (fp32, peft's default) have {dtype[step.grad_bytes]} gradients"
-                if step.lora
-                else f"one {dtype[step.grad_bytes]} gradient per weight"
-            )
-            + (", sharded (ZeRO-2+)" if grad_shard > 1 else "")
-            + (", offloaded with the parameters" if r.offload_params else ""),
-        )  # fmt: skip
+
+def gradient_memory(step: Step) -> Phase:
+    """One gradient per trainable parameter (with LoRA, the adapters' alone), sharded by ZeRO-2 and up; with
+    parameter offloading, on the CPU with the parameters."""
+    request, trainable, gradient_shards = step.request, step.trainable, step.gradient_shards
+    gradients = trainable * step.grad_bytes // gradient_shards
+    cpu_offload_bytes = 0
+    if request.offload_params:
+        cpu_offload_bytes, gradients = gradients, 0
+    term = Term(
+        "gradients",
+        "gradients",
+        gradients,
+        f"{trainable:,} trainable params × {step.grad_bytes} B"
+        + (f" / {request.shard_degree}" if gradient_shards > 1 else ""),
+        (
+            f"LoRA: only the adapters (fp32, peft's default) have {_DTYPE_NAMES[step.grad_bytes]} gradients"
+            if step.lora
+            else f"one {_DTYPE_NAMES[step.grad_bytes]} gradient per weight"
+        )
+        + (", sharded (ZeRO-2+)" if gradient_shards > 1 else "")
+        + (", offloaded with the parameters" if request.offload_params else ""),
+    )  # fmt: skip
+    return Phase([term], cpu_offload_bytes=cpu_offload_bytes)
+
+
+def optimizer_memory(step: Step) -> Phase:
+    """The optimizer's states per trainable parameter (by precision and optimizer), sharded by ZeRO-1 and up; with
+    optimizer offloading, on the CPU."""
+    request, trainable, optimizer_shards = step.request, step.trainable, step.optimizer_shards
+    bytes_per_param, contents = step.optimizer_bytes, step.optimizer_contents
+    optimizer = trainable * bytes_per_param // optimizer_shards
+    if request.offload_optimizer:
+        term = Term("optimizer", "optimizer", 0, "offloaded", f"{request.optimizer} states ({contents}) are on the CPU")
+        return Phase([term], cpu_offload_bytes=optimizer)
+    term = Term(
+        "optimizer",
+        "optimizer",
+        optimizer,
+        f"{trainable:,} × {bytes_per_param} B" + (f" / {request.shard_degree}" if optimizer_shards > 1 else ""),
+        f"{request.optimizer} ({step.optimizer_name}, {step.profile.optimizer}): {contents}"
+        + (", sharded (ZeRO-1+)" if optimizer_shards > 1 else ""),
     )
+    return Phase([term])
 
-    per_param, what = step.optimizer_bytes, step.optimizer_what
-    implementation = (
-        f"{step.optimizer_implementation} AdamW"
-        if r.optimizer == "adamw"
-        else {"adamw8bit": "bitsandbytes", "sgd": "SGD"}[r.optimizer]
-    )
-    opt_shard = d if r.zero_stage >= 1 else 1
-    optimizer = trainable * per_param // opt_shard
-    if r.offload_optimizer:
-        cpu_offload += optimizer
-        terms.append(Term("optimizer", "optimizer", 0, "offloaded", f"{r.optimizer} states ({what}) are on the CPU"))
-    else:
-        terms.append(
-            Term(
-                "optimizer",
-                "optimizer",
-                optimizer,
-                f"{trainable:,} × {per_param} B" + (f" / {d}" if opt_shard > 1 else ""),
-                f"{r.optimizer} ({implementation}, {step.profile.optimizer}): {what}"
-                + (", sharded (ZeRO-1+)" if opt_shard > 1 else ""),
-            )
+
+def cpu_offload_check(step: Step, cpu_offload_bytes: int) -> Phase:
+    """Where the offloaded model states go: only CUDA GPUs offload (DeepSpeed / FSDP), into the host's RAM per GPU
+    (the request's figure, else the GPU class's typical host)."""
+    if not cpu_offload_bytes:
+        return Phase()
+    gpu, phase = step.gpu, Phase()
+    if gpu.kind != "cuda":
+        phase.problems.append("offloading to the CPU is only available with CUDA GPUs (DeepSpeed / FSDP)")
+    host = int(step.request.host_memory_gib * GiB) if step.request.host_memory_gib else gpu.host_memory_bytes
+    if cpu_offload_bytes > host:
+        phase.problems.append(
+            f"offloading needs {_gib(cpu_offload_bytes)} of CPU RAM per GPU; the host has {_gib(host)}"
         )
+    else:
+        phase.notes.append(f"CPU RAM for offloaded states: {_gib(cpu_offload_bytes)} per GPU (host has ~{_gib(host)})")
+    return phase
 
-    # ---- activations: the largest of the backward pass, the optimizer step and generation -----------
+
+# ---- activations: the largest of the backward pass, the optimizer step and generation -------------------
+
+
+def peak_activation_memory(step: Step, gradients_on_gpu: int) -> tuple[Phase, str]:
+    """What the step holds beyond its model states at its peak, and the phase of the step where that is: the
+    backward pass (activations, gradients so far and workspaces, less the gradients term), the optimizer step
+    (its temporaries) or generation with the policy (the rollouts' KV cache, less the freed gradients)."""
     backward, where = step.backward_peak_beyond_states()
-    phases = [
-        (backward - gradients, where),
+    candidates = [
+        (backward - gradients_on_gpu, where),
         (step.optimizer_step_workspace(), "optimizer step"),
-        (step.generation_beyond_states() - gradients, "generation"),
+        (step.generation_beyond_states() - gradients_on_gpu, "generation"),
     ]
-    activations, peak_phase = max(phases, key=lambda phase: phase[0])
+    activations, peak_phase = max(candidates, key=lambda candidate: candidate[0])
     activations = max(activations, 0)
     if peak_phase == "optimizer step":
-        terms.append(
-            Term(
-                "optimizer_workspace",
-                "activations",
-                activations,
-                "temporaries of the optimizer step",
-                f"the optimizer step is the peak: all gradients are alive and {implementation} makes temporaries "
-                "(foreach: a copy of the second moments; a fused kernel has none); activations are freed by then",
-            )
+        term = Term(
+            "optimizer_workspace",
+            "activations",
+            activations,
+            "temporaries of the optimizer step",
+            f"the optimizer step is the peak: all gradients are alive and {step.optimizer_name} makes temporaries "
+            "(foreach: a copy of the second moments; a fused kernel has none); activations are freed by then",
         )
     elif peak_phase == "generation":
-        terms.append(
-            Term(
-                "generation",
-                "activations",
-                activations,
-                "KV cache of the rollouts generated at once + last-token logits",
-                "TRL generates with the policy itself (model.generate, no vLLM); the last step's gradients are "
-                "freed by then",
-            )
+        term = Term(
+            "generation",
+            "activations",
+            activations,
+            "KV cache of the rollouts generated at once + last-token logits",
+            "TRL generates with the policy itself (model.generate, no vLLM); the last step's gradients are "
+            "freed by then",
         )
     else:
-        terms.append(
-            Term(
-                "activations",
-                "activations",
-                activations,
-                f"{step.tokens:,} tokens × saved bytes/token + workspace, at the {peak_phase}",
-                _activation_explanation(step, peak_phase),
-            )
+        term = Term(
+            "activations",
+            "activations",
+            activations,
+            f"{step.tokens:,} tokens × saved bytes/token + workspace, at the {peak_phase}",
+            _activation_explanation(step, peak_phase),
         )
+    return Phase([term]), peak_phase
 
-    # ---- RL / DPO companions ------------------------------------------------------------------------
-    if r.uses_reference and not step.lora:
-        # As the engine holds it: loaded as the policy is (TRL), or in bf16 (verl's reference worker).
-        reference_bytes = step.profile.reference_bytes or step.weight_bytes
-        ref = P * reference_bytes // weight_shard
-        terms.append(
-            Term(
-                "reference_model",
-                "rl_extra",
-                ref,
-                f"{P:,} params × {reference_bytes} B" + (f" / {d}" if r.zero_stage == 3 else ""),
-                f"frozen {dtype[reference_bytes]} reference model for the KL term / DPO's reference log-probs"
-                + (
-                    "; its forward runs without gradients inside the step, so it keeps no activations"
-                    if step.profile.reference_in_step
-                    else ""
-                ),
-            )  # fmt: skip
-        )
-    elif r.uses_reference:
-        notes.append("LoRA: the reference is the base model with adapters disabled, so no second copy")
-    if r.algorithm == Algorithm.PPO:
-        critic = P * (step.weight_bytes + step.grad_bytes + per_param) // opt_shard
-        terms.append(
-            Term(
-                "critic",
-                "rl_extra",
-                critic,
-                "params × (weight + gradient + optimizer bytes) / shards",
-                "PPO's critic (a value model of the actor's size) with its own gradients and optimizer",
-            )
-        )
-        if reward_model is not None:
-            reward = reward_model.num_parameters * 2 // weight_shard
-            terms.append(
-                Term("reward_model", "rl_extra", reward, f"{reward_model.num_parameters:,} × 2 B", "bf16 reward model")
-            )
-    if r.algorithm in RL_ALGORITHMS and gpu.kind == "cuda" and step.profile.rollout == "vllm":
-        _rollout_reservation(model, gpu, r, activations, terms, notes, problems)
-    elif r.algorithm in RL_ALGORITHMS and step.profile.rollout == "policy":
-        notes.append(
-            f"KV cache for {r.rollout_n} responses × {r.prompts_per_gpu or r.micro_batch} prompts of {r.seq_len} "
-            f"tokens: {_gib(_kv_cache_needed(model, r, step.element))}, generated by the policy itself"
-        )
 
-    # ---- overhead -----------------------------------------------------------------------------------
-    subtotal = sum(t.bytes for t in terms)
+def _activation_explanation(step: Step, where: str) -> str:
+    parts = [
+        f"{step.layer_saved_per_token():,} B/token saved per layer",
+        "eager attention keeps the s×s scores"
+        if step.request.attention == "eager"
+        else f"{step.request.attention} attention keeps no s×s scores",
+        "TRL's fused LM head scores the labels in 4,096 × 32,768 tiles and never builds the logits "
+        "(entropy and token accuracy come out of the same tiles)"
+        if step.fused_head
+        else "the loss upcasts the whole logits to fp32 (forward with labels)",
+    ]
+    if step.autocast:
+        parts.append("autocast keeps a bf16 copy of each weight for its backward")
+    if step.request.gradient_checkpointing:
+        parts.append("gradient checkpointing keeps only each layer's input and recomputes one layer at a time")
+    parts.append(f"peak at the {where}")
+    return "; ".join(parts)
+
+
+# ---- RL / DPO companions of the policy --------------------------------------------------------------------
+
+
+def reference_model_memory(step: Step) -> Phase:
+    """DPO's and RL's frozen reference model, as the engine holds it (loaded as the policy is, or in bf16), sharded
+    as the weights are; none with LoRA, where the base model with its adapters disabled is the reference."""
+    request = step.request
+    if not request.uses_reference:
+        return Phase()
+    if step.lora:
+        return Phase(notes=["LoRA: the reference is the base model with adapters disabled, so no second copy"])
+    # As the engine holds it: loaded as the policy is (TRL), or in bf16 (verl's reference worker).
+    reference_bytes = step.profile.reference_bytes or step.weight_bytes
+    num_parameters = step.model.num_parameters
+    reference = num_parameters * reference_bytes // step.weight_shards
+    term = Term(
+        "reference_model",
+        "rl_extra",
+        reference,
+        f"{num_parameters:,} params × {reference_bytes} B"
+        + (f" / {request.shard_degree}" if request.zero_stage == 3 else ""),
+        f"frozen {_DTYPE_NAMES[reference_bytes]} reference model for the KL term / DPO's reference log-probs"
+        + (
+            "; its forward runs without gradients inside the step, so it keeps no activations"
+            if step.profile.reference_in_step
+            else ""
+        ),
+    )  # fmt: skip
+    return Phase([term])
+
+
+def critic_memory(step: Step) -> Phase:
+    """PPO's critic: a value model of the actor's size, with its own gradients and optimizer states, sharded as the
+    optimizer states are."""
+    if step.request.algorithm != Algorithm.PPO:
+        return Phase()
+    bytes_per_param = step.weight_bytes + step.grad_bytes + step.optimizer_bytes
+    critic = step.model.num_parameters * bytes_per_param // step.optimizer_shards
+    term = Term(
+        "critic",
+        "rl_extra",
+        critic,
+        "params × (weight + gradient + optimizer bytes) / shards",
+        "PPO's critic (a value model of the actor's size) with its own gradients and optimizer",
+    )
+    return Phase([term])
+
+
+def reward_model_memory(step: Step, reward_model: ModelSpec | None) -> Phase:
+    """PPO's reward model, where one is given: bf16 weights, sharded as the policy's weights are."""
+    if step.request.algorithm != Algorithm.PPO or reward_model is None:
+        return Phase()
+    reward = reward_model.num_parameters * 2 // step.weight_shards
+    return Phase(
+        [Term("reward_model", "rl_extra", reward, f"{reward_model.num_parameters:,} × 2 B", "bf16 reward model")]
+    )
+
+
+def rollout_memory(step: Step, activation_bytes: int) -> Phase:
+    """RL's rollouts: a colocated vLLM's reservation on a CUDA GPU (where the engine rolls out with vLLM), or the
+    KV cache of an engine that generates with the policy itself (counted in the activations, at generation: a
+    note of its size here)."""
+    request = step.request
+    if request.algorithm not in RL_ALGORITHMS:
+        return Phase()
+    if step.gpu.kind == "cuda" and step.profile.rollout == "vllm":
+        return _vllm_rollout_reservation(step.model, step.gpu, request, activation_bytes)
+    if step.profile.rollout == "policy":
+        kv_cache = _kv_cache_needed(step.model, request, step.element)
+        return Phase(
+            notes=[
+                f"KV cache for {request.rollout_n} responses × {request.prompts_per_gpu or request.micro_batch} "
+                f"prompts of {request.seq_len} tokens: {_gib(kv_cache)}, generated by the policy itself"
+            ]
+        )
+    return Phase()
+
+
+def _vllm_rollout_reservation(model: ModelSpec, gpu: Gpu, request: EstimateRequest, activation_bytes: int) -> Phase:
+    """verl's colocated vLLM: its share of the GPU, its weights and the KV cache it needs."""
+    phase = Phase()
+    reservation = int(request.gpu_memory_utilization * gpu.memory_bytes)
+    over_activations = max(0, reservation - activation_bytes)
+    phase.terms.append(
+        Term(
+            "rollout_reservation",
+            "rl_extra",
+            over_activations,
+            f"max(0, gpu_memory_utilization {request.gpu_memory_utilization} × {_gib(gpu.memory_bytes)} − activations)",
+            "vLLM takes this share of the GPU during rollout, while the trainer's activations are "
+            "freed; counted only where it exceeds them",
+        )
+    )
+    needed = _kv_cache_needed(model, request)
+    # its own bf16 copy, tensor-parallel over the node's GPUs
+    vllm_weights = model.num_parameters * 2 // request.num_gpus
+    kv_room = reservation - vllm_weights - VLLM_WORKSPACE_BYTES
+    one_sequence = _kv_cache_needed(model, request.model_copy(update={"rollout_n": 1, "prompts_per_gpu": 1}))
+    if kv_room < one_sequence:
+        phase.problems.append(
+            f"vLLM's share ({_gib(reservation)}) cannot hold its weights ({_gib(vllm_weights)}), its workspace "
+            f"and the KV cache of one {request.seq_len}-token sequence ({_gib(one_sequence)})"
+        )
+    phase.notes.append(
+        f"KV cache for {request.rollout_n} responses × {request.prompts_per_gpu or request.micro_batch} prompts of "
+        f"{request.seq_len} tokens: {_gib(needed)}; vLLM has ~{_gib(max(kv_room, 0))} for it after its weights"
+        + ("" if needed <= kv_room else " — it will run them in several waves (slower, not out of memory)")
+    )
+    return phase
+
+
+def _kv_cache_needed(model: ModelSpec, request: EstimateRequest, element: int = 2) -> int:
+    sequences = (request.prompts_per_gpu or request.micro_batch) * request.rollout_n
+    return 2 * model.num_layers * model.kv_dim * element * request.seq_len * sequences
+
+
+# ---- overhead -------------------------------------------------------------------------------------------
+
+
+def framework_overhead(gpu: Gpu, subtotal: int) -> Phase:
+    """What the framework holds beside the step's tensors: on CUDA the context and library workspaces plus the
+    caching allocator's fragmentation (a share of `subtotal`, every other term); Metal's runtime on MPS; nothing
+    counted on the CPU."""
     if gpu.kind == "cuda":
         overhead = CUDA_CONTEXT_BYTES + int(CUDA_FRAGMENTATION * subtotal)
         formula = f"{CUDA_CONTEXT_BYTES / GiB:.1f} GiB + {CUDA_FRAGMENTATION:.0%} of the rest"
@@ -576,70 +764,4 @@ def estimate(model: ModelSpec, gpu: Gpu, request: EstimateRequest, reward_model:
     else:
         overhead, formula = 0, "0"
         explanation = "none counted: the CPU figure is compared with the process's peak above its start"
-    terms.append(Term("overhead", "overhead", overhead, formula, explanation))
-    if cpu_offload:
-        if gpu.kind != "cuda":
-            problems.append("offloading to the CPU is only available with CUDA GPUs (DeepSpeed / FSDP)")
-        host = int(r.host_memory_gib * GiB) if r.host_memory_gib else gpu.host_memory_bytes
-        if cpu_offload > host:
-            problems.append(f"offloading needs {_gib(cpu_offload)} of CPU RAM per GPU; the host has {_gib(host)}")
-        else:
-            notes.append(f"CPU RAM for offloaded states: {_gib(cpu_offload)} per GPU (host has ~{_gib(host)})")
-    return Estimate(model, gpu, request, terms, peak_phase, trainable, cpu_offload, notes, problems)
-
-
-def _rollout_reservation(
-    model: ModelSpec, gpu: Gpu, r: EstimateRequest, activations: int, terms: list[Term], notes: list[str],
-    problems: list[str],
-) -> None:  # fmt: skip
-    """verl's colocated vLLM: its share of the GPU, its weights and the KV cache it needs."""
-    reservation = int(r.gpu_memory_utilization * gpu.memory_bytes)
-    over_activations = max(0, reservation - activations)
-    terms.append(
-        Term(
-            "rollout_reservation",
-            "rl_extra",
-            over_activations,
-            f"max(0, gpu_memory_utilization {r.gpu_memory_utilization} × {_gib(gpu.memory_bytes)} − activations)",
-            "vLLM takes this share of the GPU during rollout, while the trainer's activations are "
-            "freed; counted only where it exceeds them",
-        )
-    )
-    needed = _kv_cache_needed(model, r)
-    vllm_weights = model.num_parameters * 2 // r.num_gpus  # its own bf16 copy, tensor-parallel over the node's GPUs
-    kv_room = reservation - vllm_weights - VLLM_WORKSPACE_BYTES
-    one_sequence = _kv_cache_needed(model, r.model_copy(update={"rollout_n": 1, "prompts_per_gpu": 1}))
-    if kv_room < one_sequence:
-        problems.append(
-            f"vLLM's share ({_gib(reservation)}) cannot hold its weights ({_gib(vllm_weights)}), its workspace "
-            f"and the KV cache of one {r.seq_len}-token sequence ({_gib(one_sequence)})"
-        )
-    notes.append(
-        f"KV cache for {r.rollout_n} responses × {r.prompts_per_gpu or r.micro_batch} prompts of {r.seq_len} "
-        f"tokens: {_gib(needed)}; vLLM has ~{_gib(max(kv_room, 0))} for it after its weights"
-        + ("" if needed <= kv_room else " — it will run them in several waves (slower, not out of memory)")
-    )
-
-
-def _activation_explanation(step: Step, where: str) -> str:
-    parts = [
-        f"{step.layer_saved_per_token():,} B/token saved per layer",
-        "eager attention keeps the s×s scores"
-        if step.r.attention == "eager"
-        else f"{step.r.attention} attention keeps no s×s scores",
-        "TRL's fused LM head scores the labels in 4,096 × 32,768 tiles and never builds the logits "
-        "(entropy and token accuracy come out of the same tiles)"
-        if step.fused_head
-        else "the loss upcasts the whole logits to fp32 (forward with labels)",
-    ]
-    if step.autocast:
-        parts.append("autocast keeps a bf16 copy of each weight for its backward")
-    if step.r.gradient_checkpointing:
-        parts.append("gradient checkpointing keeps only each layer's input and recomputes one layer at a time")
-    parts.append(f"peak at the {where}")
-    return "; ".join(parts)
-
-
-def _kv_cache_needed(model: ModelSpec, request: EstimateRequest, element: int = 2) -> int:
-    sequences = (request.prompts_per_gpu or request.micro_batch) * request.rollout_n
-    return 2 * model.num_layers * model.kv_dim * element * request.seq_len * sequences
+    return Phase([Term("overhead", "overhead", overhead, formula, explanation)])
