@@ -22,7 +22,7 @@ from training_platform.alerts.store import AlertStore
 from training_platform.auth.service import AuthService
 from training_platform.auth.setup import create_first_admin, open_auth, server_url, startup_refusal
 from training_platform.compute.service import ComputeService
-from training_platform.datafiles.io import ReadLimits
+from training_platform.datafiles.limits import ReadLimits
 from training_platform.datasets.service import DatasetService
 from training_platform.datasets.storage import DatasetStorage
 from training_platform.datasets.store import DatasetStore

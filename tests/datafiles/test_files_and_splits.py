@@ -1,5 +1,5 @@
 """The files and folders people bring: CSV files, folders Hugging Face datasets' `save_to_disk` wrote, and
-downloaded hub repositories whose splits are read one at a time, never together (datafiles/io.py)."""
+downloaded hub repositories whose splits are read one at a time, never together (datafiles/layout.py)."""
 
 import csv
 import json
@@ -11,17 +11,10 @@ import pytest
 from datasets import Dataset, DatasetDict
 
 from tests.datasets.files import clean_sft_rows, write_jsonl
-from training_platform.datafiles.io import (
-    DatasetFileError,
-    ReadLimits,
-    RowProblem,
-    checked_data_path,
-    count_rows,
-    data_files,
-    dataset_format,
-    dataset_splits,
-    iter_rows,
-)
+from training_platform.datafiles.errors import DatasetFileError, RowProblem
+from training_platform.datafiles.layout import checked_data_path, data_files, dataset_format, dataset_splits
+from training_platform.datafiles.limits import ReadLimits
+from training_platform.datafiles.readers import count_rows, iter_rows
 from training_platform.datafiles.table import ROW, load_table
 from training_platform.datasets.schemas import DatasetUpload
 from training_platform.errors import InvalidInputError

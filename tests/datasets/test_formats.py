@@ -6,8 +6,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from training_platform.datafiles.errors import DatasetFileError
 from training_platform.datafiles.formats import validate_file
-from training_platform.datafiles.io import DatasetFileError, count_rows, iter_rows
+from training_platform.datafiles.readers import count_rows, iter_rows
 
 
 def write_jsonl(path, rows):

@@ -11,7 +11,9 @@ import pytest
 
 from tests.datasets.files import clean_sft_rows, write_json, write_jsonl
 from training_platform.datafiles import depth
-from training_platform.datafiles.io import DEFAULT_LIMITS, DatasetFileError, ReadLimits, RowProblem, iter_rows
+from training_platform.datafiles.errors import DatasetFileError, RowProblem
+from training_platform.datafiles.limits import DEFAULT_LIMITS, ReadLimits
+from training_platform.datafiles.readers import iter_rows
 from training_platform.datafiles.table import load_table
 from training_platform.datasets.schemas import DatasetRegister, DatasetUpload
 from training_platform.errors import InvalidInputError

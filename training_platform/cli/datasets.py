@@ -310,8 +310,8 @@ def _audit_file(path: Path, kind: str, field: list[str], preset: str, tag: list[
     from pydantic import ValidationError
 
     from training_platform.contract.data import DataFormat
+    from training_platform.datafiles.errors import DatasetFileError
     from training_platform.datafiles.formats import schema_for
-    from training_platform.datafiles.io import DatasetFileError
     from training_platform.datafiles.rows import apply_format
     from training_platform.datafiles.table import load_table
     from training_platform.datasets.audit import audit_table

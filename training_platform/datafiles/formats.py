@@ -14,8 +14,9 @@ import polars as pl
 
 from training_platform.contract.data import DataFormat
 from training_platform.contract.params import Algorithm
-from training_platform.datafiles.io import DEFAULT_LIMITS, DatasetFileError, ReadLimits, RowProblem
+from training_platform.datafiles.errors import DatasetFileError, RowProblem
 from training_platform.datafiles.kinds import KIND_FIELDS, KindFields
+from training_platform.datafiles.limits import DEFAULT_LIMITS, ReadLimits
 from training_platform.datafiles.presets import chat_problem, tools_problem
 from training_platform.datafiles.rows import load_formatted
 from training_platform.datafiles.table import ROW, DatasetTable

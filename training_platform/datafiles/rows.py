@@ -10,8 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from training_platform.contract.data import DataFormat
-from training_platform.datafiles.io import DEFAULT_LIMITS, ReadLimits, RowProblem, iter_rows
+from training_platform.datafiles.errors import RowProblem
+from training_platform.datafiles.limits import DEFAULT_LIMITS, ReadLimits
 from training_platform.datafiles.presets import RowFormatError, normalise_row
+from training_platform.datafiles.readers import iter_rows
 from training_platform.datafiles.table import ROW, DatasetTable, apply_field_mapping, frame_from_rows, load_table
 
 PLATFORM_FORMAT = DataFormat()

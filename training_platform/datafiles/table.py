@@ -5,14 +5,14 @@ JSON Lines, CSV, Parquet and Arrow load through Arrow's readers. When Arrow refu
 a value whose type changes between rows, bad UTF-8) or skips blank lines (which would shift row numbers), or a CSV
 file (a record whose fields do not match the header, bad UTF-8, a record longer than a block), the file is read
 again row by row, so that every unreadable row is named and the rest is kept. Every CSV column is text, an empty cell
-"" (datafiles/io.py).
+"" (datafiles/readers.py).
 A column whose values cannot share one type (a prompt that is text in one row and a message list in another)
 is kept as Python objects rather than coerced.
 
 Arrow never sees a JSON line nested deeper than the limit (its reader would overflow the stack: the file is read
 row by row instead, and the line is reported). A Parquet file is decoded a row group at a time and a CSV file a
 block at a time, counting what they decoded to against the limit; a Parquet or Arrow file's metadata passes the
-same limit before anything is decoded (datafiles/io.py).
+same limit before anything is decoded (datafiles/limits.py).
 """
 
 from collections.abc import Iterable
@@ -24,19 +24,11 @@ import polars as pl
 import pyarrow as pa
 
 from training_platform.datafiles.depth import has_deep_line
-from training_platform.datafiles.io import (
-    DEFAULT_LIMITS,
-    DatasetFileError,
-    ReadLimits,
-    RowProblem,
-    csv_header,
-    data_files,
-    file_format,
-    iter_rows,
-    open_arrow,
-    open_parquet,
-)
+from training_platform.datafiles.errors import DatasetFileError, RowProblem
 from training_platform.datafiles.kinds import KIND_FIELDS
+from training_platform.datafiles.layout import data_files, file_format
+from training_platform.datafiles.limits import DEFAULT_LIMITS, ReadLimits, open_arrow, open_parquet
+from training_platform.datafiles.readers import csv_header, iter_rows
 
 ROW = "__row__"  # 1-based row number in the file (line number for JSON Lines), kept through every filter
 _CSV_BLOCK = 1 << 24  # bytes pyarrow parses at once: a CSV record longer than this is read row by row

@@ -17,8 +17,8 @@ import polars as pl
 from pydantic import BaseModel, Field
 
 from training_platform.common.progress import ProgressCallback, Steps, ignore_progress
+from training_platform.datafiles.errors import RowProblem
 from training_platform.datafiles.formats import Schema, validate_table
-from training_platform.datafiles.io import RowProblem
 from training_platform.datafiles.presets import tools_problem
 from training_platform.datafiles.table import ROW, DatasetTable, text_frame, with_text
 from training_platform.datasets.minhash import near_duplicate_groups

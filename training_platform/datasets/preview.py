@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from training_platform.contract.data import LossTurns
 from training_platform.contract.params import Algorithm
-from training_platform.datafiles.io import RowProblem
+from training_platform.datafiles.errors import RowProblem
 
 
 class RowOut(BaseModel):

@@ -16,7 +16,7 @@ import uuid
 from pathlib import Path
 
 from training_platform.common.files import write_json_atomic
-from training_platform.datafiles.io import SUPPORTED_SUFFIXES, SUPPORTED_TYPES, data_files
+from training_platform.datafiles.layout import SUPPORTED_SUFFIXES, SUPPORTED_TYPES, data_files
 from training_platform.errors import FieldError, InvalidInputError, TooLargeError
 
 _PLAIN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._ -]{0,199}$")

@@ -16,13 +16,10 @@ from training_platform.contract import control
 from training_platform.contract.data import DataFormat
 from training_platform.contract.params import Algorithm, PPOParams, RuleRewardParams, TrainingParams, parse_params
 from training_platform.contract.status import load_status
+from training_platform.datafiles.errors import DatasetFileError
 from training_platform.datafiles.formats import row_problem_errors, validate_file
-from training_platform.datafiles.io import (
-    DATASET_REFERENCE,
-    DatasetFileError,
-    ReadLimits,
-    checked_data_path,
-)
+from training_platform.datafiles.layout import DATASET_REFERENCE, checked_data_path
+from training_platform.datafiles.limits import ReadLimits
 from training_platform.db.tables import Job, JobTask
 from training_platform.db.types import utcnow
 from training_platform.engines.base import CheckpointInfo

@@ -30,7 +30,7 @@ from training_platform.contract.params import (
     TrainingParams,
 )
 from training_platform.contract.run import RunSpec
-from training_platform.datafiles.io import count_rows
+from training_platform.datafiles.readers import count_rows
 from training_platform.engines.environment import process_environment
 from training_platform.engines.verl.environment import verl_environment
 from training_platform.engines.verl.overrides import check

@@ -1,0 +1,237 @@
+"""Registration: the one way a dataset enters the catalogue, from a file on disk, an upload, or rows derived from
+another dataset (a new version).
+
+Registration is all-or-nothing: a file is read and validated before anything is written, and its database row
+and its final place in the data directory are made in one step (the row is flushed, the file moved, then the
+transaction committed; a failure after the move takes the file back out). A name is registered once, and so is a
+content: a file whose hash a dataset already has is refused, naming that dataset.
+"""
+
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+
+import polars as pl
+
+from training_platform.common.changes import Change, report
+from training_platform.contract.data import ShareGptTags
+from training_platform.datafiles.errors import DatasetFileError, RowProblem
+from training_platform.datafiles.formats import row_problem_errors, schema_for, validate_table
+from training_platform.datafiles.layout import checked_data_path, data_files, dataset_format, dataset_splits
+from training_platform.datafiles.limits import ReadLimits
+from training_platform.datafiles.rows import apply_format
+from training_platform.datafiles.table import ROW, DatasetTable, load_table
+from training_platform.datasets.convert import suffix_for, write_frame
+from training_platform.datasets.detection import requested_format
+from training_platform.datasets.schemas import DatasetFields, DatasetRegister, DatasetUpload
+from training_platform.datasets.storage import DatasetStorage, StagedUpload, content_hash, plain_file_name
+from training_platform.datasets.store import DatasetStore
+from training_platform.db.tables import RegisteredDataset
+from training_platform.errors import ConflictError, FieldError, InvalidInputError
+
+REPORT_ROUTE = "/api/v1/datasets/reports"
+
+
+class DatasetRegistration:
+    def __init__(
+        self,
+        store: DatasetStore,
+        storage: DatasetStorage,
+        error_limit: int,
+        path_roots: Sequence[Path],
+        limits: ReadLimits,
+    ):
+        self.store = store
+        self.storage = storage
+        self.error_limit = error_limit
+        self.path_roots = path_roots
+        self.limits = limits
+
+    def register(self, request: DatasetRegister) -> RegisteredDataset:
+        """A file or directory already on disk, registered where it is."""
+        path = checked_data_path(request.path, self.path_roots, "path")
+        self.check_name_free(request.name)
+        table = self._read(path, "path", split=request.split)
+        checked = self._check(table, request.kind, request, path.name, "path")
+        dataset = RegisteredDataset(
+            id=uuid.uuid4().hex,
+            name=request.name,
+            path=str(path),
+            kind=request.kind,
+            file_format=dataset_format(path, split=request.split),
+            size_bytes=_size(path, request.split),
+            content_hash=self._unique_hash(content_hash(path, request.split)),
+            splits=list(dataset_splits(path)) if path.is_dir() else [],
+            source="path",
+            **checked,
+        )
+        return self._insert(dataset)
+
+    def receive(self, filename: str) -> StagedUpload:
+        """A staged upload to stream the file into (a context manager): discarded on leaving unless
+        `finish_upload` moved it into place."""
+        return self.storage.stage(filename)
+
+    def check_upload(self, request: DatasetUpload) -> None:
+        """What can be refused before a byte of the file arrives."""
+        self.check_name_free(request.name)
+        plain_file_name(request.filename)
+
+    def finish_upload(self, staged: StagedUpload, request: DatasetUpload) -> RegisteredDataset:
+        digest = staged.finish()
+        if staged.size == 0:
+            raise InvalidInputError([FieldError("file", f"{request.filename} is empty (0 bytes)")])
+        self.check_name_free(request.name)
+        existing_hash = self._unique_hash(digest)
+        table = self._read(staged.path, "file", shown_as=request.filename)
+        checked = self._check(table, request.kind, request, request.filename, "file")
+        dataset_id = uuid.uuid4().hex
+        final = self.storage.final_path(dataset_id, request.filename)
+        dataset = RegisteredDataset(
+            id=dataset_id,
+            name=request.name,
+            path=str(final),
+            kind=request.kind,
+            file_format=dataset_format(staged.path),
+            size_bytes=staged.size,
+            content_hash=existing_hash,
+            source="upload",
+            original_filename=request.filename,
+            **checked,
+        )
+        return self._insert(dataset, staged.path)
+
+    def derive(
+        self,
+        parent: RegisteredDataset,
+        frame: pl.DataFrame,
+        name: str,
+        derivation: str,
+        platform_format: bool = False,
+    ) -> RegisteredDataset:
+        """A new version of `parent` holding `frame`'s rows: in the parent's format, or in the platform's own
+        (`platform_format`: the rows were converted)."""
+        self.check_name_free(name)
+        suffix = suffix_for(frame)
+        staged = self.storage.new_file(suffix)
+        try:
+            write_frame(frame, staged)
+            digest = self._unique_hash(content_hash(staged))
+            version = self.store.latest_version(parent.lineage_id)
+            dataset_id = uuid.uuid4().hex
+            dataset = RegisteredDataset(
+                id=dataset_id,
+                name=name,
+                path=str(self.storage.final_path(dataset_id, f"{name}{suffix}")),
+                kind=parent.kind,
+                file_format=suffix.lstrip("."),
+                num_rows=frame.height,
+                size_bytes=staged.stat().st_size,
+                description=parent.description,
+                content_hash=digest,
+                source="derived",
+                columns=[c for c in frame.columns if c != ROW],
+                field_mapping={} if platform_format else parent.field_mapping,
+                preset=None if platform_format else parent.preset,
+                tags=None if platform_format else parent.tags,
+                label_fields=parent.label_fields,
+                parent_id=parent.id,
+                lineage_id=parent.lineage_id,
+                version=(version or parent.version) + 1,
+                derivation=derivation,
+            )
+            return self._insert(dataset, staged)
+        finally:
+            staged.unlink(missing_ok=True)
+
+    def check_name_free(self, name: str) -> None:
+        if self.store.name_taken(name):
+            raise ConflictError(f"a dataset named '{name}' is already registered")
+
+    def problem_errors(
+        self, problems: list[RowProblem], num_rows: int, file_name: str, field: str = "file"
+    ) -> list[FieldError]:
+        """The first problems as field errors, then a count and where the full list is."""
+        report_id = uuid.uuid4().hex
+        self.storage.write_report(
+            report_id,
+            {
+                "file": file_name,
+                "num_rows": num_rows,
+                "num_invalid": len(problems),
+                "problems": [{"row": p.row, "message": p.message} for p in problems],
+            },
+        )
+        listed = problems[: self.error_limit]
+        return row_problem_errors(field, listed, num_rows, len(problems), f"{REPORT_ROUTE}/{report_id}")
+
+    def _read(self, path: Path, field: str, shown_as: str | None = None, split: str | None = None) -> DatasetTable:
+        try:
+            table = load_table(path, self.limits, split=split)
+        except DatasetFileError as error:
+            message = str(error).replace(path.name, shown_as) if shown_as else str(error)
+            raise InvalidInputError([FieldError(field, message)]) from None
+        if table.num_rows == 0:
+            raise InvalidInputError([FieldError(field, f"{shown_as or path.name} has no rows")])
+        return table
+
+    def _check(self, table: DatasetTable, kind: str, fields: DatasetFields, file_name: str, field: str) -> dict:
+        """Field configuration and rows checked, through the data format (a preset chosen when asked to detect one);
+        the values the dataset row gets from them."""
+        check_fields(table.columns, fields.field_mapping, fields.label_fields)
+        data_format, no_preset = requested_format(table, kind, fields)
+        raw_columns = table.columns
+        table = apply_format(table, data_format, kind)
+        problems = validate_table(table, schema_for(kind))
+        if problems and not fields.allow_invalid_rows:
+            errors = self.problem_errors(problems, table.num_rows, file_name, field)
+            raise InvalidInputError(errors + ([FieldError("preset", no_preset)] if no_preset else []))
+        return dict(
+            num_rows=table.num_rows,
+            num_invalid=len(problems),
+            columns=raw_columns,
+            field_mapping=fields.field_mapping,
+            preset=data_format.preset,
+            tags=None if data_format.tags == ShareGptTags() else data_format.tags.model_dump(),
+            split=fields.split,
+            label_fields=fields.label_fields,
+            description=fields.description,
+        )
+
+    def _unique_hash(self, digest: str) -> str:
+        if (existing := self.store.by_content_hash(digest)) is not None:
+            raise ConflictError(f"the same content is already registered as dataset '{existing.name}' ({existing.id})")
+        return digest
+
+    def _insert(self, dataset: RegisteredDataset, staged: Path | None = None) -> RegisteredDataset:
+        """The row, with `staged` moved to the dataset's path in the same step when the platform keeps the file."""
+        dataset.lineage_id = dataset.lineage_id or dataset.id
+        if staged is None:
+            dataset = self.store.add(dataset)
+        else:
+            dataset = self.store.add(
+                dataset,
+                place_files=lambda: self.storage.place(staged, Path(dataset.path)),
+                remove_files=lambda: self.storage.remove_dataset_files(dataset.id),
+            )
+        report(Change("dataset", dataset.id, dataset.name, "registered", created=True))
+        return dataset
+
+
+def check_fields(columns: list[str], mapping: dict[str, str], labels: list[str]) -> None:
+    """Refused unless each source of the field mapping is a column (or a dotted path into one) and each label field
+    a column or a mapped field."""
+    errors = []
+    available = ", ".join(columns) or "none"
+    for target, source in mapping.items():
+        if source not in columns and source.split(".", 1)[0] not in columns:
+            errors.append(FieldError(f"field_mapping.{target}", f"no column '{source}' (columns: {available})"))
+    for index, label in enumerate(labels):
+        if label not in columns and label not in mapping:
+            errors.append(FieldError(f"label_fields.{index}", f"no column '{label}' (columns: {available})"))
+    if errors:
+        raise InvalidInputError(errors)
+
+
+def _size(path: Path, split: str | None = None) -> int:
+    return sum(file.stat().st_size for file in data_files(path, split=split))
