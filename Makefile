@@ -78,7 +78,7 @@ run: install web
 ## run the whole suite (SQLite and the PostgreSQL at 127.0.0.1:5432; the browser tests drive the built UI) on two
 ## workers, one file one unit of work and the cluster tests one unit first (tests/conftest.py)
 test: lint web $(CHROMIUM) rl-env
-	$(BIN)/pytest -n 2 --dist loadgroup --no-loadscope-reorder --durations=25
+	$(BIN)/pytest -n 2 --dist loadfile --no-loadscope-reorder --durations=25
 
 lint: install
 	$(BIN)/ruff check training_platform tests benchmarks

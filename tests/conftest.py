@@ -102,11 +102,26 @@ def server(tmp_path_factory):
     process.shutdown()
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(config, items):
-    """Under `--dist loadgroup`, a file is one unit of work (its module-scoped server is started once), and the
-    cluster files are one unit together, put first (`--no-loadscope-reorder` keeps this order)."""
-    for item in items:
-        path = item.nodeid.split("::")[0]
-        item.add_marker(pytest.mark.xdist_group("cluster" if path in CLUSTER_FILES else path))
-    items.sort(key=lambda item: item.nodeid.split("::")[0] not in CLUSTER_FILES)  # stable: files keep their order
+    """The cluster files first (`--no-loadscope-reorder` keeps the collection's order): the longest unit of work
+    starts at once, and the other worker takes the other files meanwhile."""
+    items.sort(key=lambda item: _file_of(item.nodeid) not in CLUSTER_FILES)  # stable: files keep their order
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """Under `--dist loadfile`, a file is one unit of work (its module-scoped server starts once), and the cluster
+    files are one unit together. (xdist's `loadgroup` marks cannot do it with pytest 9, whose node ids no longer
+    take the group suffix xdist appends.)"""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class ClusterFilesTogether(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return "cluster" if _file_of(nodeid) in CLUSTER_FILES else super()._split_scope(nodeid)
+
+    return ClusterFilesTogether(config, log)
+
+
+def _file_of(nodeid: str) -> str:
+    return nodeid.split("::")[0]
