@@ -51,6 +51,8 @@ def test_parts_literals_and_texts_inside_texts_render_in_one_language():
     assert queued.render() == "started by user; queued: waiting for 2 GPUs, position 1"
     assert queued.render("zh-CN") == "由用户启动；排队中：等待 2 块 GPU，排第 1 位"
     assert Text.from_dict(queued.as_dict()) == queued  # as stored and read back
+    exited = ExitInfo(code=3).text()  # a parameter may be named `code` too
+    assert (exited.render(), exited.render("zh-CN")) == ("exited with code 3", "退出码 3")
     trainer = Text.literal("paused automatically: NaN in loss")
     assert trainer.render("zh-CN") == trainer.render() == "paused automatically: NaN in loss"
     resumed = Text.of("job.resumed_by_user", checkpoint="checkpoint-4", step=4, learning_rate="0.0005")

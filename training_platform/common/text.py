@@ -28,7 +28,7 @@ class Text:
     params: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, code: str, **params: Any) -> "Text":
+    def of(cls, code: str, /, **params: Any) -> "Text":
         return cls(code, params)
 
     @classmethod
