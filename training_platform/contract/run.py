@@ -32,6 +32,8 @@ class RunSpec(BaseModel):
     # Run mode ray: the cluster's nodes the run spans, params.num_gpus split evenly over them, each placed by Ray.
     # None: the run's processes stay on the machine where it starts (run mode local, a cluster without GPUs).
     nnodes: int | None = Field(default=None, ge=1)
+    # The run starts inside a Ray cluster its runner provides (runners/base.py): verl joins it instead of starting one.
+    in_ray_cluster: bool = False
     cpu_threads: int = Field(default=0, ge=0, description="torch threads of the process on CPU; 0 lets torch decide.")
     # What the trainer honours itself: the automatic actions it takes, per-layer gradient norms for the heatmap.
     health: HealthSettings = HealthSettings()

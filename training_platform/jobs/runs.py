@@ -18,8 +18,8 @@ def layout_of(job: Job) -> JobLayout:
     return JobLayout(job.id, Path(job.output_dir))
 
 
-def run_spec(job: Job, cpu_threads: int = 0, runner: Runner | None = None) -> RunSpec:
-    """The job's run; with the runner that will start it, spread over the nodes that runner places it on."""
+def run_spec(job: Job, runner: Runner, cpu_threads: int = 0) -> RunSpec:
+    """The job's run as the runner that will start it places it: in its cluster, over the nodes it chooses."""
     return RunSpec(
         job_id=job.id,
         model_path=job.model_path,
@@ -29,7 +29,8 @@ def run_spec(job: Job, cpu_threads: int = 0, runner: Runner | None = None) -> Ru
         params=parse_params(Algorithm(job.algorithm), job.params),
         output_dir=job.output_dir,
         run_mode=job.run_mode,
-        nnodes=runner.nodes_for(requested_gpus(job)) if runner else None,
+        nnodes=runner.nodes_for(requested_gpus(job)),
+        in_ray_cluster=runner.in_ray_cluster,
         cpu_threads=cpu_threads,
         health=HealthSettings.model_validate(job.health_settings),
     )

@@ -122,7 +122,7 @@ class JobService:
         # A job to be started now is refused here for what would refuse its start: more GPUs than there are.
         devices = self.scheduler.refusal(request.run_mode, params.num_gpus) if request.start else None
         errors = engine.refusals(params) or ([devices] if devices else [])
-        if errors := errors or engine.check(run_spec(job, runner=self.supervisor.runners[request.run_mode])):
+        if errors := errors or engine.check(run_spec(job, self.supervisor.runners[request.run_mode])):
             raise InvalidInputError(errors)
         if self.store.name_taken(request.name):
             raise ConflictError(f"a job named '{request.name}' already exists")

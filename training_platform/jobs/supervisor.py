@@ -121,7 +121,7 @@ class JobSupervisor:
         try:
             runner = self.runner_for(job)
             control.clear(layout.control_path)
-            spec = get_engine(job.engine).launch_spec(run_spec(job, self.cpu_threads, runner))
+            spec = get_engine(job.engine).launch_spec(run_spec(job, runner, self.cpu_threads))
             if job.gpus:  # given by the scheduler: the process sees these devices and no others
                 spec = replace(spec, env={**spec.env, "CUDA_VISIBLE_DEVICES": ",".join(map(str, job.gpus))})
             claimed = self.store.claim_launch(job.id, job.attempt, launch_id)

@@ -59,6 +59,9 @@ class ExitInfo:
 
 class Runner(ABC):
     mode: str
+    # Its runs start inside a Ray cluster it provides (a Ray job): an engine that uses Ray joins that cluster rather
+    # than starting one of its own.
+    in_ray_cluster: bool = False
 
     @abstractmethod
     def start(self, spec: LaunchSpec, output: OutputFiles, launch_id: str) -> ProcessHandle:

@@ -54,6 +54,7 @@ def _banner(submission_id: str) -> str:
 
 class RayRunner(Runner):
     mode = "ray"
+    in_ray_cluster = True
 
     def __init__(
         self,

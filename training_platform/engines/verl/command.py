@@ -53,22 +53,22 @@ class Target:
     python: str  # the verl environment's interpreter
     device: str  # "cuda" or "cpu"
     flash_attention: bool = False
-    # Run mode local: verl's driver starts a private Ray cluster. Run mode ray: it joins the job's cluster,
-    # which then has to offer the resources itself (on CPU, logical GPUs, one a training process:
-    # `ray start --num-gpus=1`).
+    # verl's driver starts a private Ray cluster, unless the run starts inside one its runner provides
+    # (RunSpec.in_ray_cluster): it joins that, which then has to offer the resources itself (on CPU, logical GPUs,
+    # one a training process: `ray start --num-gpus=1`).
     own_ray: bool = True
 
     @classmethod
-    def detect(cls, run_mode: str = "local") -> "Target":
+    def detect(cls, in_ray_cluster: bool = False) -> "Target":
         """This machine, with the verl environment the platform is configured with."""
         environment = verl_environment()
         device = "cuda" if shutil.which("nvidia-smi") else "cpu"
-        return cls(environment.python, device, environment.flash_attention, own_ray=run_mode == "local")
+        return cls(environment.python, device, environment.flash_attention, own_ray=not in_ray_cluster)
 
     @classmethod
-    def assumed(cls, device: str, run_mode: str = "local") -> "Target":
+    def assumed(cls, device: str, in_ray_cluster: bool = False) -> "Target":
         """A machine of `device` with a regular verl installation there (FlashAttention on CUDA)."""
-        return cls(verl_environment().python, device, flash_attention=device == "cuda", own_ray=run_mode == "local")
+        return cls(verl_environment().python, device, flash_attention=device == "cuda", own_ray=not in_ray_cluster)
 
     @property
     def cpu(self) -> bool:

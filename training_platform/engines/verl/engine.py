@@ -109,11 +109,13 @@ class VerlEngine(Engine):
             message = NO_ROLLOUT.format(algorithm=spec.algorithm.value, python=environment.python)
             return [FieldError("algorithm", message)]
         # The exact command this job would run, composed and checked by verl itself.
-        argv = command(spec, Target.detect(spec.run_mode), VerlFiles(spec.layout.root))
+        argv = command(spec, Target.detect(spec.in_ray_cluster), VerlFiles(spec.layout.root))
         return [FieldError(f"verl:{p['override']}", p["message"]) for p in validate_command(argv)]
 
     def render(self, spec: RunSpec, device: str) -> dict[str, Any]:
-        return {"verl_overrides": overrides(spec, Target.assumed(device, spec.run_mode), VerlFiles(spec.layout.root))}
+        return {
+            "verl_overrides": overrides(spec, Target.assumed(device, spec.in_ray_cluster), VerlFiles(spec.layout.root))
+        }
 
     def launch_spec(self, spec: RunSpec) -> LaunchSpec:
         files = VerlFiles(spec.layout.root)
@@ -125,7 +127,7 @@ class VerlEngine(Engine):
         convert(spec.dataset_paths, files.train, kind, "train", answer_field, spec.dataset_formats)
         if spec.eval_dataset_path:
             convert([spec.eval_dataset_path], files.val, kind, "test", answer_field, spec.dataset_formats)
-        target = Target.detect(spec.run_mode)
+        target = Target.detect(spec.in_ray_cluster)
         return LaunchSpec(argv=command(spec, target, files), cwd=spec.layout.root, env=environment(spec, target))
 
     def validate(self, argv: list[str]) -> list[dict[str, str]]:
