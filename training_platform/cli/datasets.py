@@ -24,12 +24,15 @@ from training_platform.cli.common import (
     print_tasks,
     upload,
 )
+from training_platform.datafiles.kinds import DATASET_KINDS
 from training_platform.errors import field_errors_from_pydantic
 from training_platform.settings import get_settings
 
 app = typer.Typer(help="Upload, audit, analyse, search and deduplicate datasets.", no_args_is_help=True)
 DatasetArg = Annotated[str, typer.Argument(help="Dataset name or id.")]
-KindOpt = Annotated[str, typer.Option("--algorithm", "-a", help="sft, dpo, grpo, gspo, ppo or eval.")]
+KindOpt = Annotated[
+    str, typer.Option("--algorithm", "-a", help=f"{', '.join(DATASET_KINDS[:-1])} or {DATASET_KINDS[-1]}.")
+]
 FieldOpt = Annotated[
     list[str],
     typer.Option(

@@ -53,7 +53,7 @@ from training_platform.contract.params import (
     Algorithm,
 )
 from training_platform.engines.base import StepProfile
-from training_platform.engines.registry import get_engine
+from training_platform.engines.registry import engine_names, get_engine
 
 Precision = Literal["bf16-amp", "bf16", "fp32"]
 Optimizer = Literal["adamw", "adamw8bit", "sgd"]
@@ -61,7 +61,8 @@ Optimizer = Literal["adamw", "adamw8bit", "sgd"]
 # temporaries span every tensor), one tensor at a time.
 OptimizerImplementation = Literal["fused", "foreach", "for-loop"]
 Attention = Literal["flash", "sdpa", "eager"]
-EngineName = Literal["trl", "verl", "plain"]
+PLAIN = "plain"  # a plain PyTorch loop, the benchmarks' baseline (PLAIN_STEP below)
+EngineName = Literal[(*engine_names(), PLAIN)]
 ALL_LINEARS = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
 
 # Bytes per parameter: (weights, gradients) by precision; optimizer states per trainable parameter.
@@ -101,7 +102,7 @@ PLAIN_STEP = StepProfile(
 
 
 def step_profile(engine: str) -> StepProfile:
-    return PLAIN_STEP if engine == "plain" else get_engine(engine).capabilities.step
+    return PLAIN_STEP if engine == PLAIN else get_engine(engine).capabilities.step
 
 
 class EstimateRequest(BaseModel):
