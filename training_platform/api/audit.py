@@ -28,18 +28,23 @@ class Decision:
     changes: list[Change] = field(default_factory=list)
 
     async def run(self, app: ASGIApp, scope: Scope, receive: Receive, send: Send) -> None:
-        async def capture(message: Message) -> None:
+        async def record_then_answer(message: Message) -> None:
+            # Recorded before the answer starts: a client that acts on it (reads the audit log, changes what it
+            # just created) finds the owner and the audit line already there.
             if message["type"] == "http.response.start":
                 self.status = message["status"]
+                if 200 <= self.status < 300:
+                    await self._record()
             await send(message)
 
         with collect() as self.changes:
-            await app(scope, receive, capture)
-        if 200 <= self.status < 300:
-            try:
-                await run_in_threadpool(self.record)
-            except Exception:  # the change is done and answered; a lost audit line must not hide it
-                log.exception("recording %s by %s failed", self.access.action, self.principal.name)
+            await app(scope, receive, record_then_answer)
+
+    async def _record(self) -> None:
+        try:
+            await run_in_threadpool(self.record)
+        except Exception:  # the change is done; a lost audit line must not hide it
+            log.exception("recording %s by %s failed", self.access.action, self.principal.name)
 
     def record(self) -> None:
         access, principal = self.access, self.principal
