@@ -111,6 +111,19 @@ def test_a_slow_reading_on_a_busy_machine_does_not_count_more_cpu_than_the_cores
     assert 0 < percent <= 100 * (os.cpu_count() or 1) + 10
 
 
+def test_a_step_of_the_kernels_boot_time_does_not_make_a_running_process_new(tree, monkeypatch):
+    """psutil's wall-clock start time adds /proc/stat's btime, a whole second the kernel recomputes from the wall
+    clock: when it steps by one between two samples, the processes are still the ones sampled before (a process
+    taken for new had its whole CPU time counted in one interval: 480% on this 2-core machine)."""
+    sampler = ProcessTree(tree.pid, psutil.Process(tree.pid).create_time())
+    sampler.sample()
+    boot = psutil._pslinux.boot_time()
+    monkeypatch.setattr(psutil._pslinux, "boot_time", lambda: boot + 1)
+    sample = wait_until(lambda: (s := sampler.sample()).get(CPU_PERCENT, 0) > 10 and s, 30, message="CPU use")
+    assert sample[CPU_PERCENT] <= 100 * (os.cpu_count() or 1) + 10
+    assert ProcessTree(tree.pid, psutil.Process(tree.pid).create_time() - 1).sample()  # the job's own process still
+
+
 def test_a_process_that_vanishes_mid_sample_is_left_out(tree):
     gone = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     vanished = psutil.Process(gone.pid)

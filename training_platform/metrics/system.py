@@ -42,8 +42,10 @@ PREFIX = "system/"
 CPU_PERCENT = f"{PREFIX}cpu_percent"
 RSS_GIB = f"{PREFIX}rss_gib"
 GIB = 2**30
-# How far a process's OS start time may be from the one recorded at its launch (as runners/local.py allows).
-START_TIME_TOLERANCE_S = 0.05
+# How far a process's start time may be from the one recorded at its launch (as runners/local.py allows): psutil's
+# wall-clock start adds /proc/stat's `btime`, a whole second that can step by one; no pid is handed out twice
+# within that.
+START_TIME_TOLERANCE_S = 1.5
 FAILURE_LOG_INTERVAL_S = 60.0
 
 _nvml_failure_logged = False  # NVML that cannot be loaded is said once per server, not once per job
@@ -61,20 +63,24 @@ class ProcessTree:
 
     Each process's CPU time is divided by the time between its own two readings, not by the time between two
     samples' starts: listing and reading a large tree on a busy machine takes long enough that a process read late
-    in one sample has used more CPU time than the samples' spacing allows (a 2-core machine measured 362%)."""
+    in one sample has used more CPU time than the samples' spacing allows. And a process is known again by psutil's
+    identity (its pid and its start in clock ticks since boot), never by its start as a wall-clock time: psutil
+    adds /proc/stat's `btime` to that, a whole second the kernel recomputes from the wall clock, which can step by
+    one between two samples, and a process that seemed new had its whole CPU time counted in one interval (a
+    2-core machine measured 362% and 480%)."""
 
     def __init__(self, pid: int, started_at: float | None = None, clock: Callable[[], float] = time.monotonic):
         self.pid = pid
         self.started_at = started_at
         self._clock = clock
         self._root: psutil.Process | None = None
-        # by (pid, start time): CPU seconds used at the last sample, and the clock when they were read
-        self._cpu_seconds: dict[tuple[int, float], tuple[float, float]] = {}
-        self._last_sample: tuple[float, float] | None = None  # (monotonic, wall clock) at the last sample's start
+        # by process (psutil's identity): CPU seconds used at the last sample, and the clock when they were read
+        self._cpu_seconds: dict[psutil.Process, tuple[float, float]] = {}
+        self._last_sample: float | None = None  # the clock when the last sample began
 
     def sample(self) -> dict[str, float]:
         """`system/cpu_percent` (from the second sample on) and `system/rss_gib`; nothing once the process ended."""
-        began, wall = self._clock(), time.time()  # before listing: a process not listed now starts after `wall`
+        began = self._clock()  # before listing: a process not listed now starts after it
         members = self._members()
         if not members:
             return {}
@@ -85,21 +91,20 @@ class ProcessTree:
                     times = process.cpu_times()
                     read_at = self._clock()
                     resident = process.memory_info().rss
-                    identity = (process.pid, process.create_time())
             except (psutil.NoSuchProcess, psutil.AccessDenied):  # ended meanwhile (a zombie too), or not ours
                 continue
             used = times.user + times.system
-            cpu_seconds[identity] = (used, read_at)
+            cpu_seconds[process] = (used, read_at)
             rss += resident
-            before = self._cpu_seconds.get(identity)
-            if before is None and self._last_sample is not None and identity[1] >= self._last_sample[1]:
-                before = (0.0, self._last_sample[0])  # started since the last sample began: all its CPU time is new
+            before = self._cpu_seconds.get(process)
+            if before is None and self._last_sample is not None:
+                before = (0.0, self._last_sample)  # not listed when the last sample began: all its CPU time is new
             if before is not None and read_at > before[1]:
                 cores_used += max(used - before[0], 0.0) / (read_at - before[1])
         values = {RSS_GIB: rss / GIB}
         if self._last_sample is not None:
             values[CPU_PERCENT] = 100.0 * cores_used
-        self._cpu_seconds, self._last_sample = cpu_seconds, (began, wall)
+        self._cpu_seconds, self._last_sample = cpu_seconds, began
         return values
 
     def _members(self) -> list[psutil.Process]:

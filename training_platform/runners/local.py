@@ -19,7 +19,10 @@ from training_platform.contract.run import LaunchSpec
 from training_platform.runners.base import ExitInfo, OutputFiles, ProcessHandle, Runner
 
 log = logging.getLogger(__name__)
-_START_TIME_TOLERANCE_S = 0.05
+# How far a pid's start time may be from the one recorded at launch and still be that process: psutil's wall-clock
+# start adds /proc/stat's `btime`, a whole second the kernel recomputes from the wall clock, which can step by one;
+# no pid is handed out twice within that.
+_START_TIME_TOLERANCE_S = 1.5
 _POLL_INTERVAL_S = 0.5
 # After SIGKILL a process is gone in milliseconds, unless the kernel holds it (uninterruptible I/O on a hung
 # file system): stop waiting then, rather than hang the request that stopped it.
