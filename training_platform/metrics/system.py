@@ -74,7 +74,7 @@ class ProcessTree:
         self.started_at = started_at
         self._clock = clock
         self._root: psutil.Process | None = None
-        # by process (psutil's identity): CPU seconds used at the last sample, and the clock when they were read
+        # by process (psutil's identity): CPU seconds used at the last sample, and the clock just before they were read
         self._cpu_seconds: dict[psutil.Process, tuple[float, float]] = {}
         self._last_sample: float | None = None  # the clock when the last sample began
 
@@ -88,13 +88,17 @@ class ProcessTree:
         for process in members:
             try:
                 with process.oneshot():
+                    # The clock on both sides of the read: this process may be descheduled between reading a
+                    # counter and the clock on a busy machine, so the window is measured from the previous read's
+                    # start to this one's end, never shorter than the time the counter covers.
+                    read_from = self._clock()
                     times = process.cpu_times()
                     read_at = self._clock()
                     resident = process.memory_info().rss
             except (psutil.NoSuchProcess, psutil.AccessDenied):  # ended meanwhile (a zombie too), or not ours
                 continue
             used = times.user + times.system
-            cpu_seconds[process] = (used, read_at)
+            cpu_seconds[process] = (used, read_from)
             rss += resident
             before = self._cpu_seconds.get(process)
             if before is None and self._last_sample is not None:
