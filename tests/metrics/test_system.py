@@ -87,8 +87,14 @@ def test_the_tree_counts_the_memory_and_cpu_of_the_process_and_its_descendants(t
     sampler = ProcessTree(tree.pid, root.create_time())
     first = sampler.sample()
     assert first[RSS_GIB] >= 0.14 and CPU_PERCENT not in first  # CPU use needs a previous sample to measure from
-    # The child spins: a whole core between two samples (at least some of one on a busy machine).
-    sample = wait_until(lambda: (s := sampler.sample()).get(CPU_PERCENT, 0) > 10 and s, 30, message="CPU use")
+    # The child spins: a whole core between two samples (at least some of one on a busy machine). The kernel counts
+    # CPU time in 10 ms ticks: the samples are half a second apart at least, as the sampler's interval keeps them.
+    first_at = time.monotonic()
+
+    def spaced_sample():
+        return time.monotonic() - first_at >= 0.5 and (s := sampler.sample()).get(CPU_PERCENT, 0) > 10 and s
+
+    sample = wait_until(spaced_sample, 30, message="CPU use")
     assert sample[RSS_GIB] >= 0.14 and sample[CPU_PERCENT] < 100 * (os.cpu_count() or 1) + 50
     assert gpu_keys(sample) == []
 
@@ -119,7 +125,12 @@ def test_a_step_of_the_kernels_boot_time_does_not_make_a_running_process_new(tre
     sampler.sample()
     boot = psutil._pslinux.boot_time()
     monkeypatch.setattr(psutil._pslinux, "boot_time", lambda: boot + 1)
-    sample = wait_until(lambda: (s := sampler.sample()).get(CPU_PERCENT, 0) > 10 and s, 30, message="CPU use")
+    first_at = time.monotonic()  # samples half a second apart at least, as in test_the_tree_counts_... above
+
+    def spaced_sample():
+        return time.monotonic() - first_at >= 0.5 and (s := sampler.sample()).get(CPU_PERCENT, 0) > 10 and s
+
+    sample = wait_until(spaced_sample, 30, message="CPU use")
     assert sample[CPU_PERCENT] <= 100 * (os.cpu_count() or 1) + 10
     assert ProcessTree(tree.pid, psutil.Process(tree.pid).create_time() - 1).sample()  # the job's own process still
 
