@@ -78,6 +78,20 @@ def nvml_loads() -> bool:
     return True
 
 
+def cpu_use_after(sampler: ProcessTree, last_sample_at: float) -> dict[str, float]:
+    """The first sample that finds CPU use, taken half a second after the last one at least, as the sampler's
+    interval keeps them apart: the kernel counts CPU time in 10 ms ticks, so a few milliseconds' window reads one
+    tick as hundreds of percent."""
+
+    def spaced_sample():
+        if time.monotonic() - last_sample_at < 0.5:
+            return None
+        sample = sampler.sample()
+        return sample if sample.get(CPU_PERCENT, 0) > 10 else None
+
+    return wait_until(spaced_sample, 30, message="CPU use")
+
+
 # ---- the process tree ----------------------------------------------------------------------------------------
 
 
@@ -87,14 +101,8 @@ def test_the_tree_counts_the_memory_and_cpu_of_the_process_and_its_descendants(t
     sampler = ProcessTree(tree.pid, root.create_time())
     first = sampler.sample()
     assert first[RSS_GIB] >= 0.14 and CPU_PERCENT not in first  # CPU use needs a previous sample to measure from
-    # The child spins: a whole core between two samples (at least some of one on a busy machine). The kernel counts
-    # CPU time in 10 ms ticks: the samples are half a second apart at least, as the sampler's interval keeps them.
-    first_at = time.monotonic()
-
-    def spaced_sample():
-        return time.monotonic() - first_at >= 0.5 and (s := sampler.sample()).get(CPU_PERCENT, 0) > 10 and s
-
-    sample = wait_until(spaced_sample, 30, message="CPU use")
+    # The child spins: a whole core between two samples (at least some of one on a busy machine).
+    sample = cpu_use_after(sampler, time.monotonic())
     assert sample[RSS_GIB] >= 0.14 and sample[CPU_PERCENT] < 100 * (os.cpu_count() or 1) + 50
     assert gpu_keys(sample) == []
 
@@ -124,13 +132,10 @@ def test_a_step_of_the_kernels_boot_time_does_not_make_a_running_process_new(tre
     sampler = ProcessTree(tree.pid, psutil.Process(tree.pid).create_time())
     sampler.sample()
     boot = psutil._pslinux.boot_time()
+    # What the kernel does when the wall clock steps: a test cannot step this machine's clock, so psutil reads the
+    # stepped btime here; the processes, their counters and the sampler are real.
     monkeypatch.setattr(psutil._pslinux, "boot_time", lambda: boot + 1)
-    first_at = time.monotonic()  # samples half a second apart at least, as in test_the_tree_counts_... above
-
-    def spaced_sample():
-        return time.monotonic() - first_at >= 0.5 and (s := sampler.sample()).get(CPU_PERCENT, 0) > 10 and s
-
-    sample = wait_until(spaced_sample, 30, message="CPU use")
+    sample = cpu_use_after(sampler, time.monotonic())
     assert sample[CPU_PERCENT] <= 100 * (os.cpu_count() or 1) + 10
     assert ProcessTree(tree.pid, psutil.Process(tree.pid).create_time() - 1).sample()  # the job's own process still
 
