@@ -98,6 +98,22 @@ def test_create_with_params_then_stop(cli_server):
     assert "stopped by user" in events
 
 
+def test_a_piped_listing_keeps_names_and_statuses_whole(cli_server):
+    """Piped into grep (no terminal, no COLUMNS), eight columns would share 80 characters and cut a name to
+    "a-job…"; a CI run saw "completed" cut that way when a health column joined the seven."""
+    name = "a-job-whose-name-is-longer-than-a-column-of-eighty"
+    home = cli_server.home
+    created = cli_server.cli(
+        "jobs", "create", "--name", name, "--algorithm", "sft", "--model", str(home / "models" / "demo-tiny-qwen2"),
+        "--dataset", str(home / "datasets" / "demo" / "sft.jsonl"),
+    )  # fmt: skip
+    assert created.returncode == 0, created.stderr
+    cli_server.env.pop("COLUMNS", None)
+    listing = cli_server.cli("jobs", "list").stdout
+    assert name in listing and "created" in listing
+    assert max(map(len, listing.splitlines())) <= 200
+
+
 def test_invalid_input_exits_1_naming_the_field(cli_server):
     result = cli_server.cli(
         "jobs", "create", "--name", "cli-bad", "--algorithm", "sft", "--model", "/nowhere",
