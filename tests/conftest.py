@@ -9,6 +9,7 @@ import psycopg
 import pytest
 from sqlalchemy.engine import make_url
 
+from tests.alerts.support import LOOPBACK
 from tests.support.helpers import ServerProcess
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -97,6 +98,7 @@ def platform(settings):
 def server(tmp_path_factory):
     """A real `tplat serve` on a free loopback port with its own home and SQLite database."""
     process = ServerProcess(home=tmp_path_factory.mktemp("server_home"))
+    process.env["PLATFORM_ALERT_ALLOWED_NETWORKS"] = LOOPBACK  # the webhook receivers of tests/alerts/support.py
     process.start()
     yield process
     process.shutdown()

@@ -1,5 +1,8 @@
 """The composition root: the run modes the platform offers are the ones it configured."""
 
+import stat
+from pathlib import Path
+
 import pytest
 
 from training_platform.platform import Platform
@@ -24,3 +27,42 @@ def test_system_and_engines_say_what_this_server_offers(server):
     assert engines["trl"]["max_devices"] is None and "ppo" not in engines["trl"]["algorithms"]
     assert engines["verl"]["max_devices"] is None and "dpo" not in engines["verl"]["algorithms"]
     assert set(engines["trl"]["runnable_here"]) == {"sft", "dpo", "grpo", "gspo"}
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_a_new_home_and_its_database_are_the_owners_alone(tmp_path):
+    settings = Settings(home=tmp_path / "home")
+    assert not settings.home.exists()
+    platform = Platform.open(settings)
+    try:
+        database = settings.home / "platform.db"
+        assert mode(settings.home) == 0o700
+        assert mode(database) == 0o600
+        companions = [database.with_name(database.name + suffix) for suffix in ("-wal", "-shm")]
+        assert [mode(path) for path in companions if path.exists()] == [0o600] * len(companions), companions
+    finally:
+        platform.close()
+
+
+def test_a_home_readable_by_others_is_tightened_at_start(tmp_path):
+    """A home made by hand (0755), with its folders and an older database readable by every local user."""
+    settings = Settings(home=tmp_path / "home")
+    Platform.open(settings).close()
+    database = settings.home / "platform.db"
+    loose = [settings.home, settings.jobs_dir, settings.datasets_dir]
+    for folder in loose[1:]:
+        folder.mkdir(exist_ok=True)
+    for path in loose:
+        path.chmod(0o755)
+    for path in (database, database.with_name("platform.db-wal")):
+        path.touch()
+        path.chmod(0o644)
+    platform = Platform.open(settings)
+    try:
+        assert [mode(path) for path in loose] == [0o700] * len(loose)
+        assert mode(database) == 0o600 and mode(database.with_name("platform.db-wal")) == 0o600
+    finally:
+        platform.close()

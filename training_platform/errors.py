@@ -56,6 +56,10 @@ class InvalidInputError(PlatformError):
         self.errors = errors
         super().__init__("; ".join(str(error) for error in errors))
 
+    def __reduce__(self):
+        # Rebuilt from its errors when it comes back from a worker process (common/worker.py).
+        return type(self), (self.errors,)
+
 
 def field_errors_from_pydantic(error: ValidationError, prefix: str = "") -> list[FieldError]:
     """Name each failing field by its dotted path (`params.lora.rank`, `dataset_paths.0`)."""

@@ -21,6 +21,8 @@ from training_platform.alerts.service import AlertService
 from training_platform.alerts.store import AlertStore
 from training_platform.auth.service import AuthService
 from training_platform.auth.setup import create_first_admin, open_auth, server_url, startup_refusal
+from training_platform.common.files import make_private
+from training_platform.common.worker import WorkerLimits
 from training_platform.compute.service import ComputeService
 from training_platform.datafiles.limits import ReadLimits
 from training_platform.datasets.service import DatasetService
@@ -70,7 +72,7 @@ class Platform:
     @classmethod
     def open(cls, settings: Settings) -> "Platform":
         """Take the data directory, connect to the database and bring its schema up to date."""
-        settings.home.mkdir(parents=True, exist_ok=True)
+        make_private_home(settings)
         home_lock = lock_home(settings.home)
         try:
             platform = cls._open(settings)
@@ -85,7 +87,13 @@ class Platform:
         db = Database(settings.database_url)
         db.upgrade()
         models = ModelService(ModelStore(db), settings.path_roots)
-        limits = ReadLimits(settings.max_json_depth, settings.max_decoded_bytes)
+        limits = ReadLimits(settings.max_json_depth, settings.max_decoded_bytes, settings.max_csv_columns)
+        decode_limits = WorkerLimits(
+            settings.decode_memory_bytes,
+            settings.decode_cpu_seconds,
+            settings.decode_timeout_seconds,
+            settings.decode_result_bytes,
+        )
         datasets = DatasetService(
             DatasetStore(db),
             DatasetStorage(settings.datasets_dir, settings.dataset_max_upload_bytes),
@@ -95,6 +103,7 @@ class Platform:
             settings.dataset_error_limit,
             settings.path_roots,
             limits,
+            decode_limits,
         )
         store = JobStore(db)
         supervisor = JobSupervisor(
@@ -124,6 +133,7 @@ class Platform:
             settings.metrics_max_points,
             settings.max_websockets,
             settings.system_metrics_seconds,
+            settings.max_websockets_per_user,
         )
         supervisor.listeners.append(metrics)
         alerts = AlertService(
@@ -134,6 +144,7 @@ class Platform:
             settings.alert_max_attempts,
             settings.alert_backoff_seconds,
             settings.alert_backoff_max_seconds,
+            allowed_networks=settings.alert_allowed_networks,
         )
         diagnostics = DiagnosticsService(FindingStore(db), jobs, metrics, alerts=alerts)
         metrics.watchers.append(diagnostics)
@@ -200,6 +211,16 @@ class Platform:
             self.home_lock = None
 
 
+def make_private_home(settings: Settings) -> None:
+    """The home and its folders for the owner alone (0700): they hold the database, the datasets, the models, the
+    jobs' outputs and the first admin's password. Tightened at every start, so a home made by hand stays private."""
+    settings.home.mkdir(parents=True, exist_ok=True, mode=0o700)
+    make_private(settings.home)
+    for folder in (settings.jobs_dir, settings.datasets_dir, settings.models_dir, Path(settings.vector_uri).parent):
+        if folder.is_dir() and folder.parent == settings.home:
+            make_private(folder)
+
+
 def lock_home(home: Path) -> TextIO:
     """Hold `home` for this process (released when the returned file is closed, or the process ends);
     HomeInUseError names the process that holds it."""
@@ -222,7 +243,7 @@ def lock_home(home: Path) -> TextIO:
 
 
 def _runners(settings: Settings) -> dict[str, Runner]:
-    runners: dict[str, Runner] = {"local": LocalRunner(gpu_inventory(settings.gpus))}
+    runners: dict[str, Runner] = {"local": LocalRunner(gpu_inventory(settings.gpus), settings.cpu_processes)}
     if settings.ray_address:
         token = settings.ray_auth_token_file.read_text().strip() if settings.ray_auth_token_file else None
         runners["ray"] = RayRunner(settings.ray_address, token, settings.ray_patience_seconds)

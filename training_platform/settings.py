@@ -1,5 +1,6 @@
 """The one settings object. Every value can be set by an environment variable prefixed PLATFORM_."""
 
+import ipaddress
 import os
 from functools import lru_cache
 from pathlib import Path
@@ -29,6 +30,12 @@ class Settings(BaseSettings):
         pattern=r"^\s*(\d+\s*(,\s*\d+\s*)*,?)?\s*$",
         description="The GPUs local jobs may use: a count (4: GPUs 0-3) or a list of CUDA indices (2,3); empty "
         "means the machine's GPUs that the server's CUDA_VISIBLE_DEVICES leaves visible, 0 none (jobs on the CPU).",
+    )
+    cpu_processes: int = Field(
+        default=0,
+        ge=0,
+        description="Where local jobs run on the CPU (no GPUs), a job's num_gpus is its count of training processes: "
+        "at most this many; 0 means the machine's CPU count.",
     )
     dataset_error_limit: int = Field(default=20, ge=1, description="Invalid rows listed in a validation error.")
     dataset_max_upload_bytes: int = Field(default=10 * 2**30, ge=1, description="Largest dataset file accepted.")
@@ -86,6 +93,11 @@ class Settings(BaseSettings):
     alert_backoff_max_seconds: float = Field(
         default=600.0, gt=0, le=86_400, description="Longest wait between two attempts."
     )
+    alert_allowed_networks: CommaList = Field(
+        default_factory=list,
+        description="Networks (CIDR, e.g. 10.1.2.0/24) webhooks may reach besides public addresses: loopback, "
+        "link-local and private addresses are refused unless listed here.",
+    )
 
     # Security (docs/security.md). Every limit below is one an attacker would otherwise choose.
     admin_token: SecretStr | None = Field(
@@ -103,6 +115,12 @@ class Settings(BaseSettings):
     session_hours: float = Field(default=12.0, gt=0, le=24 * 90, description="How long a web login lasts.")
     login_attempts_per_minute: int = Field(
         default=10, ge=1, description="Failed logins allowed per client address and per user name each minute."
+    )
+    login_verifications: int = Field(
+        default=2,
+        ge=1,
+        le=64,
+        description="Passwords verified at once (argon2 holds 64 MiB for each); more logins wait their turn.",
     )
     data_roots: CommaList = Field(
         default_factory=list,
@@ -123,17 +141,45 @@ class Settings(BaseSettings):
         ge=2**20,
         description="Largest size a dataset file may decode to (a compressed Parquet file can expand 1000-fold).",
     )
+    max_csv_columns: int = Field(
+        default=10_000, ge=1, description="Most columns a CSV file's header may name, checked before a row is read."
+    )
+    decode_memory_bytes: int = Field(
+        default=8 * 2**30,
+        ge=64 * 2**20,
+        description="Memory one decoding worker may take beyond its libraries' (RLIMIT_AS; docs/security.md).",
+    )
+    decode_cpu_seconds: int = Field(
+        default=300, ge=1, description="CPU time one decoding worker may use, all its threads together (RLIMIT_CPU)."
+    )
+    decode_timeout_seconds: float = Field(
+        default=600, gt=0, description="Wall-clock time after which a decoding worker is killed."
+    )
+    decode_result_bytes: int = Field(
+        default=256 * 2**20, ge=2**20, description="Largest answer a decoding worker may send back (pickled)."
+    )
     metrics_max_points: int = Field(
         default=100_000, ge=10, description="Points one metrics query may return across its keys."
     )
     max_websockets: int = Field(default=256, ge=1, description="Live WebSocket connections open at once.")
+    max_websockets_per_user: int = Field(
+        default=32, ge=1, description="Of those, the most one user (or the admin token) may hold at once."
+    )
 
-    @field_validator("allowed_hosts", "allowed_origins", "data_roots", mode="before")
+    @field_validator("allowed_hosts", "allowed_origins", "data_roots", "alert_allowed_networks", mode="before")
     @classmethod
     def _split_commas(cls, value):
         if isinstance(value, str):
             return [item.strip() for item in value.split(",") if item.strip()]
         return value
+
+    @field_validator("alert_allowed_networks")
+    @classmethod
+    def _networks(cls, value: list[str]) -> list[str]:
+        try:
+            return [str(ipaddress.ip_network(network, strict=False)) for network in value]
+        except ValueError as error:
+            raise ValueError(f"not a network in CIDR notation: {error}") from None
 
     @field_validator("system_metrics_seconds")
     @classmethod

@@ -135,6 +135,23 @@ class TaskRunner(Generic[Task]):
             query = select(self.table).where(col(getattr(self.table, self.owner)) == owner_id)
             return list(session.exec(query.order_by(col(self.table.created_at).desc())))
 
+    def unfinished(self, owner_id: str, kind: str) -> list[Task]:
+        return [task for task in self.list_for(owner_id) if task.kind == kind and task.status in ("queued", "running")]
+
+    def delete_finished(self, owner_id: str, kind: str) -> list[Task]:
+        """Forget the owner's finished tasks of one kind (what they found no longer holds); the deleted ones."""
+        with self.db.session() as session:
+            query = select(self.table).where(
+                col(getattr(self.table, self.owner)) == owner_id,
+                col(self.table.kind) == kind,
+                col(self.table.status).in_(["completed", "failed"]),
+            )
+            tasks = list(session.exec(query))
+            for task in tasks:
+                session.delete(task)
+            session.commit()
+        return tasks
+
     def shutdown(self) -> None:
         """Stop this process's tasks: a running one at its next progress report, queued ones before they start.
         (Another process sharing the database leaves the server's tasks alone.)"""

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.alerts.support import Receiver, fails_first
+from tests.alerts.support import LOOPBACK, Receiver, fails_first
 from training_platform.alerts.service import AlertService
 from training_platform.alerts.store import AlertStore
 from training_platform.jobs.store import JobStore
@@ -27,6 +27,7 @@ def make_service(db):
             max_attempts=5,
             backoff_base_seconds=0.01,
             backoff_max_seconds=0.05,
+            allowed_networks=[LOOPBACK],  # the receiver's: loopback is refused unless allowed
         )
         service = AlertService(AlertStore(db), JobStore(db).find, **{**options, **overrides})
         made.append(service)

@@ -8,6 +8,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from training_platform.alerts.schemas import AlertEvent
 
+# The receivers' network: a server delivering to them allows it (PLATFORM_ALERT_ALLOWED_NETWORKS).
+LOOPBACK = "127.0.0.1/32"
+
 
 @dataclass
 class Received:

@@ -5,7 +5,7 @@ import secrets
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.alerts.support import event
+from tests.alerts.support import LOOPBACK, event
 from tests.support.helpers import wait_until
 from training_platform.api.app import create_app
 from training_platform.settings import Settings
@@ -23,6 +23,7 @@ def client(tmp_path, database_url):
         alert_timeout_seconds=2,
         alert_backoff_seconds=0.01,
         alert_backoff_max_seconds=0.05,
+        alert_allowed_networks=[LOOPBACK],
     )
     # The server answers to loopback hosts only (DNS rebinding): not to TestClient's default "testserver".
     with TestClient(create_app(settings), base_url="http://127.0.0.1:8000/api/v1") as client:

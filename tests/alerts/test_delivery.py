@@ -5,6 +5,7 @@ import socket
 import threading
 
 import pytest
+from pydantic import ValidationError
 
 from tests.alerts.support import Receiver, event, fails_first
 from tests.support.helpers import wait_until
@@ -14,6 +15,7 @@ from training_platform.alerts.service import redact_url, retry_delay, url_proble
 from training_platform.errors import ConflictError, InvalidInputError, NotFoundError
 from training_platform.jobs.states import JobStatus
 from training_platform.jobs.store import JobStore
+from training_platform.settings import Settings
 
 WAIT = 30  # seconds: a deadline for conditions that hold within milliseconds
 
@@ -41,7 +43,7 @@ def test_a_failing_receiver_gets_the_event_once_after_retries_and_every_attempt_
     assert delivery.status == "delivered" and delivery.delivered_at is not None and delivery.last_error is None
     assert [a.status_code for a in delivery.attempts] == [500, 500, 200]
     assert [a.ok for a in delivery.attempts] == [False, False, True]
-    assert delivery.attempts[0].error == "HTTP 500: boom" and all(a.duration_ms >= 0 for a in delivery.attempts)
+    assert delivery.attempts[0].error == "HTTP 500" and all(a.duration_ms >= 0 for a in delivery.attempts)
     assert [r.status for r in receiver.requests] == [500, 500, 200]
     assert {r.key for r in receiver.requests} == {"finding:7:critical"}  # the Idempotency-Key, every time
     assert [r.path for r in receiver.accepted()] == ["/hooks/ops"]
@@ -119,7 +121,7 @@ def test_a_delivery_that_never_succeeds_fails_after_max_attempts(make_service):
         [delivery] = settled(service, "ops")
         assert delivery.status == "failed" and delivery.next_attempt_at is None
         assert [a.status_code for a in delivery.attempts] == [503, 503, 503]
-        assert delivery.last_error == "HTTP 503: boom"
+        assert delivery.last_error == "HTTP 503"
         assert service.deliver_due() == 0 and len(receiver.requests) == 3
     finally:
         receiver.close()
@@ -184,7 +186,7 @@ def test_a_test_send_answers_with_its_attempt_and_is_listed(make_service, receiv
     service = make_service()
     target(service, f"{receiver.url}/x", job=job.id, enabled=False)
     first = service.test_send("ops")  # the receiver fails each key's first two requests: a test is not retried
-    assert not first.ok and first.status_code == 500 and first.error == "HTTP 500: boom"
+    assert not first.ok and first.status_code == 500 and first.error == "HTTP 500"
     receiver.respond = fails_first(0)
     second = service.test_send("ops")
     assert second.ok and second.status_code == 200 and second.error is None
@@ -245,3 +247,78 @@ def test_the_backoff_doubles_up_to_its_cap_with_jitter_and_honours_retry_after()
     assert retry_delay(1, 1.0, 10.0, retry_after=7, rng=low) == 7
     assert retry_delay(1, 1.0, 10.0, retry_after=3600, rng=low) == 10
     assert retry_delay(10_000, 1.0, 600.0, rng=high) == 600  # no overflow however long it failed
+
+
+REFUSED_TARGETS = [
+    ("http://127.0.0.1:9/hook", "127.0.0.1 is a loopback address"),
+    ("http://169.254.169.254/latest/meta-data", "169.254.169.254 is a link-local address"),
+    ("http://10.0.0.1/hook", "10.0.0.1 is a private address"),
+    ("http://172.16.5.4/hook", "172.16.5.4 is a private address"),
+    ("http://192.168.1.1/hook", "192.168.1.1 is a private address"),
+    ("http://[::1]:8080/hook", "::1 is a loopback address"),
+    ("http://[fe80::1]/hook", "fe80::1 is a link-local address"),
+    ("http://[fd00::1]/hook", "fd00::1 is a private address"),
+    ("http://[::ffff:127.0.0.1]/hook", "is a loopback address"),
+    ("http://0.0.0.0:8000/hook", "0.0.0.0 is an unspecified address"),
+    ("http://localhost:8000/hook", "localhost resolves to 127.0.0.1, a loopback address"),
+    ("http://2130706433/hook", "resolves to 127.0.0.1, a loopback address"),  # 127.0.0.1 as one number
+]
+
+
+def test_targets_inside_the_servers_network_are_refused_unless_their_network_is_allowed(make_service):
+    service = make_service(allowed_networks=[])
+    for url, fragment in REFUSED_TARGETS:
+        with pytest.raises(InvalidInputError) as raised:
+            target(service, url)
+        [error] = raised.value.errors
+        assert error.field == "url" and fragment in error.message, (url, error)
+        assert "PLATFORM_ALERT_ALLOWED_NETWORKS" in error.message and url not in error.message
+    assert service.list_targets() == []
+    allowing = make_service(allowed_networks=["10.0.0.0/8", "::1/128"])
+    assert target(allowing, "http://10.0.0.1/hook", name="private").url == "http://10.0.0.1/…"
+    assert target(allowing, "http://[::1]:8080/hook", name="loopback-6").url == "http://[::1]:8080/…"
+    with pytest.raises(InvalidInputError):
+        target(allowing, "http://127.0.0.1/hook")  # 127/8 is not allowed there
+
+
+def test_a_name_is_resolved_again_at_delivery_and_refused_when_it_leads_inside(make_service, receiver):
+    """A target made while its name was allowed to resolve where it does, delivered by a server that no longer
+    allows that network: the address its name resolves to at delivery decides, and nothing is sent."""
+    port = receiver.server.server_address[1]
+    url = f"http://localhost:{port}/hook"
+    target(make_service(allowed_networks=["127.0.0.0/8", "::1/128"]), url)
+    service = make_service(allowed_networks=[])
+    attempt = service.test_send("ops")
+    assert not attempt.ok and attempt.status_code is None
+    assert attempt.error.startswith("DestinationRefused: localhost resolves to 127.0.0.1, a loopback address")
+    assert receiver.requests == []
+
+
+def test_a_request_goes_to_the_checked_address_under_its_own_name(make_service, receiver):
+    port = receiver.server.server_address[1]
+    service = make_service(allowed_networks=["127.0.0.0/8", "::1/128"])
+    target(service, f"http://localhost:{port}/hook")
+    receiver.respond = fails_first(0)
+    assert service.test_send("ops").ok
+    [request] = receiver.requests
+    assert request.headers["host"] == f"localhost:{port}" and request.path == "/hook"
+
+
+def test_a_receivers_answer_is_kept_as_its_status_code_only(make_service):
+    secret = "internal-service-page-with-a-secret"
+    receiver = Receiver(lambda _before, _request: (500, secret.encode()))
+    try:
+        service = make_service()
+        target(service, receiver.url)
+        attempt = service.test_send("ops")
+        assert (attempt.status_code, attempt.error) == (500, "HTTP 500")
+        assert secret not in str([d.model_dump() for d in service.deliveries("ops")])
+    finally:
+        receiver.close()
+
+
+def test_the_allowed_networks_setting_reads_cidrs():
+    settings = Settings(alert_allowed_networks="10.1.0.0/16, 127.0.0.1,fd00::/8")
+    assert settings.alert_allowed_networks == ["10.1.0.0/16", "127.0.0.1/32", "fd00::/8"]
+    with pytest.raises(ValidationError, match="CIDR"):
+        Settings(alert_allowed_networks="10.1.0.0/16,intranet")

@@ -67,7 +67,7 @@ def test_upload_browse_and_preview(datasets_server, demo_assets, tmp_path):
     assert preview.json()["chat_template"] is True
 
     stats = server.api.get("/datasets/qa/stats", params={"bins": 4}).json()
-    assert stats["labels"][0]["field"] == "data_source" and stats["tokenizer"].startswith("whitespace")
+    assert stats["labels"][0]["field"] == "data_source" and stats["tokenizer"].startswith("estimated tokens")
     assert [length["field"] for length in stats["lengths"]] == ["prompt", "response"]
 
     missing = server.api.get("/datasets/qa/rows/99/preview", params={"tokenizer": str(demo_assets["model"])})

@@ -1,9 +1,12 @@
 """Monitoring over real HTTP and WebSockets: live steps from a real TRL job, reconnects, playback, queries."""
 
+import csv
+import io
 import json
 import math
 from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
@@ -196,6 +199,21 @@ def test_export_as_csv_and_parquet(server, tmp_path):
     parquet = server.api.get("/monitoring/export-me/metrics/export", params={"format": "parquet"})
     table = pq.read_table(io.BytesIO(parquet.content))
     assert table.column_names == ["step", "kl", "loss"] and table.num_rows == 3
+
+
+def test_csv_export_keeps_metric_names_from_becoming_formulas_and_numbers_numbers(server, tmp_path):
+    """OWASP's CSV injection: a text cell starting with = + - @ tab or CR gets a single quote before it; values
+    stay numbers, a negative one too (Parquet, not for spreadsheets, keeps the names as they are)."""
+    names = ['=HYPERLINK("http://x")', "+cmd", "-2+3", "@SUM(A1)", "\tx", "ok-name"]
+    path = tmp_path / "formulas.jsonl"
+    write_lines(path, [{"step": 1, "custom": {name: -0.5 for name in names}}])
+    server.cli("metrics", "ingest", str(path), "--job", "formula-names")
+    exported = server.api.get("/monitoring/formula-names/metrics/export", params={"format": "csv"})
+    header, row = csv.reader(io.StringIO(exported.text))
+    assert header == ["step", *("'" + name if name != "ok-name" else name for name in sorted(names))]
+    assert row == ["1"] + ["-0.5"] * len(names)
+    parquet = server.api.get("/monitoring/formula-names/metrics/export", params={"format": "parquet"})
+    assert sorted(pq.read_table(io.BytesIO(parquet.content)).column_names) == sorted(["step", *names])
 
 
 def test_bad_monitoring_requests(server, tmp_path):

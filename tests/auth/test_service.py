@@ -3,6 +3,8 @@
 import hashlib
 import os
 import stat
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 import pytest
@@ -186,17 +188,56 @@ def test_tokens_of_others_are_not_found_by_members_and_revocable_by_admins(auth)
     assert [(e.actor, e.action) for e in entries] == [("admin-token", "token revoked"), ("fay", "token created")]
 
 
+def fail(limit: LoginRateLimit, client: str, username: str) -> None:
+    with pytest.raises(UnauthenticatedError), limit.attempt(client, username):
+        raise UnauthenticatedError("wrong user name or password")
+
+
 def test_failed_logins_are_limited_per_address_and_per_user_name():
     limit = LoginRateLimit(attempts_per_minute=2)
     for _ in range(2):
-        limit.check("10.0.0.9", "hal")
-        limit.failed("10.0.0.9", "hal")
-    with pytest.raises(TooManyAttemptsError) as error:
-        limit.check("10.0.0.9", "someone-else")  # the address is spent
+        fail(limit, "10.0.0.9", "hal")
+    with pytest.raises(TooManyAttemptsError) as error, limit.attempt("10.0.0.9", "someone-else"):
+        pass  # the address is spent
     assert 1 <= error.value.retry_after <= 60
-    with pytest.raises(TooManyAttemptsError):
-        limit.check("10.0.0.10", "HAL")  # and so is the user name, from any address
-    limit.check("10.0.0.10", "ivy")
+    with pytest.raises(TooManyAttemptsError), limit.attempt("10.0.0.10", "HAL"):
+        pass  # and so is the user name, from any address
+    with limit.attempt("10.0.0.10", "ivy"):
+        pass
+
+
+def test_attempts_count_while_they_are_verified_and_a_refunded_one_not_at_all():
+    limit = LoginRateLimit(attempts_per_minute=2)
+    for _ in range(5):  # successes give their count back
+        with limit.attempt("10.0.0.12", "kim") as attempt:
+            attempt.refund()
+    with limit.attempt("10.0.0.12", "kim"), limit.attempt("10.0.0.13", "kim"):
+        # Two attempts for kim are being verified: a third, from anywhere, is refused before it is looked at.
+        with pytest.raises(TooManyAttemptsError) as error, limit.attempt("10.0.0.14", "kim"):
+            pass
+        assert error.value.retry_after == 1
+    with pytest.raises(TooManyAttemptsError), limit.attempt("10.0.0.14", "kim"):
+        pass  # both failed (they were not refunded): kim's minute is spent
+    with limit.attempt("10.0.0.14", "lou") as attempt:
+        attempt.refund()
+
+
+def test_parallel_wrong_logins_are_verified_no_more_often_than_the_limit(auth):
+    """Six at once against a limit of three: three are verified (401), the others refused before (429)."""
+    auth.create_user("test", UserCreate(name="max", password="password-7"))
+
+    def guess(number: int) -> type[Exception]:
+        try:
+            auth.login("max", f"guess-{number}", f"10.0.1.{number}")
+        except (UnauthenticatedError, TooManyAttemptsError) as error:
+            return type(error)
+        raise AssertionError("a wrong password logged in")
+
+    with ThreadPoolExecutor(6) as pool:
+        outcomes = Counter(pool.map(guess, range(6)))
+    assert outcomes == {UnauthenticatedError: 3, TooManyAttemptsError: 3}
+    failed = [e for e in auth.audit_log(AuditQuery(actor="max")) if e.action == "login failed"]
+    assert len(failed) == 3
 
 
 def test_the_login_limit_refuses_before_checking_the_password(auth):

@@ -38,7 +38,7 @@ def test_upload_list_audit_stats_and_dedup(server, tmp_path):
     assert audited.returncode == 0, audited.stderr
     assert [(f["kind"], f["rows"]) for f in json.loads(audited.stdout)["findings"]] == [("exact_duplicate", [8, 25])]
     stats = server.cli("datasets", "stats", "my-data")
-    assert stats.returncode == 0 and "data_source" in stats.stdout and "whitespace words" in stats.stdout
+    assert stats.returncode == 0 and "data_source" in stats.stdout and "estimated tokens" in stats.stdout
 
     deduped = server.cli("datasets", "dedup", "my-data", "--method", "exact")
     assert deduped.returncode == 0, deduped.stderr
@@ -50,3 +50,17 @@ def test_upload_list_audit_stats_and_dedup(server, tmp_path):
     tasks = server.cli("datasets", "tasks", "my-data").stdout
     assert "audit" in tasks and "dedup" in tasks and "completed" in tasks
     assert server.cli("datasets", "stats", "nope").returncode == 1
+
+
+def test_fields_changes_a_datasets_format_in_place(server, tmp_path):
+    rows = [{"prompt": f"p{i}", "response": f"r{i}", "instruction": f"Say {i}.", "output": str(i)} for i in range(4)]
+    path = write_jsonl(tmp_path / "two formats.jsonl", rows)
+    assert server.cli("datasets", "upload", str(path), "-a", "sft", "--name", "two-formats").returncode == 0
+    changed = server.cli("datasets", "fields", "two-formats", "--preset", "alpaca")
+    assert changed.returncode == 0, changed.stderr
+    assert (
+        changed.stdout.startswith("format alpaca")
+        and server.api.get("/datasets/two-formats").json()["preset"] == "alpaca"
+    )
+    refused = server.cli("datasets", "fields", "two-formats", "--preset", "sharegpt")
+    assert refused.returncode == 1 and "row 1" in refused.stderr, refused.stderr

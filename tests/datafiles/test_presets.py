@@ -494,3 +494,26 @@ def test_a_tools_column_is_checked_in_every_row_of_a_table(tmp_path):
     assert [(p.row, p.message) for p in report.problems] == [
         (3, "field 'tools' must be a list of tool schema objects, got str")
     ]
+
+
+def test_llama_factorys_column_keys_name_the_presets_columns_and_errors_name_the_files_own():
+    """An entry of LLaMA-Factory's dataset_info.json as the mapping: alpaca's `prompt`/`query`/`response` are its
+    instruction/input/output, sharegpt's `messages` its conversations; a row's problem names the file's column."""
+    alpaca = fmt("alpaca", field_mapping={"prompt": "question", "query": "context", "response": "answer"})
+    row = {"question": "Translate.", "context": "Good morning", "answer": "Bonjour", "id": 7}
+    normalised = normalise_row(row, alpaca, "sft")
+    assert normalised["messages"] == [user("Translate.\nGood morning"), assistant("Bonjour")]
+    assert normalised["id"] == 7
+    assert unused_columns(list(row), alpaca, "sft") == ["id"]
+    assert error_of({"question": "Translate."}, alpaca) == "missing required field 'answer'"
+    assert error_of({"question": "Translate.", "answer": 7}, alpaca) == "field 'answer' must be text, got int"
+    sharegpt = fmt("sharegpt", field_mapping={"messages": "dialog"})
+    turns = [{"from": "human", "value": "Hi"}, {"from": "gpt", "value": "Hello"}]
+    assert normalise_row({"dialog": turns}, sharegpt, "sft")["messages"] == [user("Hi"), assistant("Hello")]
+
+
+def test_dropped_columns_are_gone_before_anything_reads_the_row():
+    row = {"messages": [user("<image>Who?"), assistant("Players.")], "images": ["1.jpg"]}
+    dropped = fmt(drop_columns=["images"])
+    assert normalise_row(row, dropped, "sft") == {"messages": row["messages"]}
+    assert unused_columns(list(row), dropped, "sft") == []

@@ -8,7 +8,7 @@ from tests.datasets.files import TOPICS, WRITERS, clean_sft_rows, write_jsonl
 from training_platform.datafiles.formats import schema_for
 from training_platform.datafiles.table import apply_field_mapping, load_table
 from training_platform.datasets.audit import AuditOptions, audit_table
-from training_platform.datasets.tokens import WHITESPACE, token_counter
+from training_platform.datasets.tokens import ESTIMATE, token_counter
 from training_platform.datasets.vectors import Embedder, SemanticIndex, VectorStore
 
 SPIDER = ["How many legs does a spider have?", "What is the number of legs on a spider?"]
@@ -49,7 +49,7 @@ def test_a_clean_set_has_no_findings(tmp_path, suffix):
     path = WRITERS[suffix](tmp_path / f"clean.{suffix}", clean_sft_rows())
     report = audit(path)
     assert report.findings == [] and report.summary == {}
-    assert report.num_rows == 24 and report.tokenizer == WHITESPACE
+    assert report.num_rows == 24 and report.tokenizer == ESTIMATE
 
 
 def test_planted_duplicates_and_outliers_are_found_at_their_rows(tmp_path):
@@ -188,7 +188,9 @@ def test_a_messy_preference_file_is_caught_at_its_rows(tmp_path, index):
     }
     [unused] = [finding for finding in report.findings if finding.kind == "unused_column"]
     assert unused.details == {"columns": ["notes"]} and "'notes'" in unused.message
-    assert report.summary == {"wrong_type": 4, "identical_pair": 2, "semantic_duplicate": 2}
+    # Rows per kind, and the unused columns counted as columns: the summary leaves no finding out.
+    assert report.summary == {"wrong_type": 4, "identical_pair": 2, "semantic_duplicate": 2, "unused_column": 1}
+    assert report.unused_columns == ["notes"]
     assert "types" in report.checks and "identical chosen and rejected" in report.checks
 
     # The same file without the caller's word on `notes`: its number among text is a wrong type too.

@@ -72,7 +72,8 @@ def test_encoding_and_json_problems_are_row_level(tmp_path):
 @pytest.mark.parametrize(
     ("name", "content", "message"),
     [
-        ("d.json", b'{"prompt": "p"}', "must hold a JSON array"),
+        # One object over several lines is neither an array nor JSON Lines (a one-line object is JSON Lines).
+        ("d.json", b'{\n  "prompt": "p"\n}', "must hold a JSON array of objects or JSON Lines"),
         ("d.json", b"[{", "is not valid JSON"),
         ("d.json", b"[\xff]", "is not valid UTF-8"),
         ("d.parquet", b"not parquet", "is not a readable Parquet file"),

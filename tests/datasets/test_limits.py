@@ -5,13 +5,15 @@ a Parquet file decoding to more than the limit is refused from its metadata, or 
 import json
 import random
 
+import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from tests.api.hostile_cases import files
 from tests.datasets.files import clean_sft_rows, write_json, write_jsonl
 from training_platform.datafiles import depth
-from training_platform.datafiles.errors import DatasetFileError, RowProblem
+from training_platform.datafiles.errors import DatasetFileError, OverLimitError, RowProblem
 from training_platform.datafiles.limits import DEFAULT_LIMITS, ReadLimits
 from training_platform.datafiles.readers import iter_rows
 from training_platform.datafiles.table import load_table
@@ -71,9 +73,10 @@ def test_brackets_inside_strings_do_not_count():
 
 def test_the_defaults_are_the_settings_defaults():
     settings = Settings()
-    assert (DEFAULT_LIMITS.max_json_depth, DEFAULT_LIMITS.max_decoded_bytes) == (
+    assert (DEFAULT_LIMITS.max_json_depth, DEFAULT_LIMITS.max_decoded_bytes, DEFAULT_LIMITS.max_csv_columns) == (
         settings.max_json_depth,
         settings.max_decoded_bytes,
+        settings.max_csv_columns,
     )
 
 
@@ -162,3 +165,73 @@ def test_what_the_metadata_does_not_show_is_counted_as_it_decodes(tmp_path):
 def test_a_clean_file_reads_as_before(tmp_path):
     path = write_jsonl(tmp_path / "clean.jsonl", clean_sft_rows())
     assert load_table(path).num_rows == 24 and not load_table(path).problems
+
+
+# ---- what the metadata hides, counted as it decodes (hostile_cases/files.py builds the same bombs) ----------------
+
+TWO_MIB = ReadLimits(max_decoded_bytes=2 * 2**20)
+
+
+@pytest.mark.parametrize(
+    ("name", "build"),
+    [("bomb.parquet", files.parquet_dictionary_bomb), ("bomb.arrow", files.arrow_dictionary_bomb)],
+)
+def test_a_dictionary_is_counted_as_its_values_times_its_largest_entry(tmp_path, name, build):
+    path = tmp_path / name
+    path.write_bytes(build())
+    for read in (lambda: load_table(path, TWO_MIB), lambda: next(iter_rows(path, 1, TWO_MIB))):
+        with pytest.raises(OverLimitError, match="PLATFORM_MAX_DECODED_BYTES"):
+            read()
+
+
+def test_a_page_of_dictionary_rows_within_the_limit_reads_as_plain_values(tmp_path):
+    path = tmp_path / "repeated.arrow"
+    path.write_bytes(files.arrow_dictionary_bomb())
+    generous = ReadLimits(max_decoded_bytes=2**30)
+    rows = [row for _number, row in zip(range(3), iter_rows(path, 299, generous), strict=False)]
+    assert [number for number, _row in rows] == [299, 300]
+    assert rows[0][1] == {"prompt": "x" * 2**20, "response": "a"}
+    parquet = tmp_path / "repeated.parquet"
+    parquet.write_bytes(files.parquet_dictionary_bomb())
+    table = load_table(parquet, generous)
+    assert table.num_rows == 30_000 and table.frame["prompt"].dtype == pl.String
+
+
+def test_a_buffer_length_outside_its_message_is_refused(tmp_path):
+    path = tmp_path / "negative.arrow"
+    path.write_bytes(files.arrow_negative_validity())
+    for read in (lambda: load_table(path), lambda: next(iter_rows(path))):
+        with pytest.raises(DatasetFileError, match="outside its message"):
+            read()
+
+
+def test_a_csv_header_over_the_column_limit_is_refused_before_a_row_is_read(tmp_path):
+    path = tmp_path / "wide.csv"
+    path.write_bytes(files.wide_csv())
+    for read in (lambda: load_table(path), lambda: next(iter_rows(path))):
+        with pytest.raises(OverLimitError, match="100000 columns, over the limit of 10000"):
+            read()
+    assert load_table(path, ReadLimits(max_csv_columns=100_000)).num_rows == 1
+
+
+def test_at_the_default_decoded_limit_the_workers_memory_holds(settings, tmp_path):
+    """A Parquet file of a few hundred bytes that decodes to 1 GB, under the default limit of 8 GiB: the decoding
+    worker runs out of its memory budget, the registration is refused naming it, this process never held it."""
+    rows = 100_000
+    table = pa.table(
+        {
+            "prompt": pa.DictionaryArray.from_arrays(pa.array([0] * rows, pa.int32()), pa.array(["x" * 10_000])),
+            "response": pa.array(["a"] * rows),
+        }
+    )
+    path = tmp_path / "bomb.parquet"
+    pq.write_table(table, path, compression="zstd")
+    assert path.stat().st_size < 4096
+    platform = Platform.open(settings.model_copy(update={"decode_memory_bytes": 256 * 2**20}))
+    try:
+        with pytest.raises(InvalidInputError, match="PLATFORM_DECODE_MEMORY_BYTES") as refused:
+            platform.datasets.register(DatasetRegister(name="bomb", path=str(path), kind="sft"))
+        assert refused.value.errors[0].field == "path"
+        assert platform.datasets.list_all() == []
+    finally:
+        platform.close()

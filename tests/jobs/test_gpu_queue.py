@@ -58,8 +58,8 @@ def open_platform(settings):
     a server does when it starts; closed at the end."""
     opened: list[Platform] = []
 
-    def open_with(gpus: str) -> Platform:
-        opened.append(Platform.open(settings.model_copy(update={"gpus": gpus})))
+    def open_with(gpus: str, **more) -> Platform:
+        opened.append(Platform.open(settings.model_copy(update={"gpus": gpus, **more})))
         opened[-1].jobs.recover()
         return opened[-1]
 
@@ -171,7 +171,11 @@ def test_more_gpus_than_the_server_has_is_refused_at_create_and_at_start(open_pl
 
 
 def test_without_gpus_nothing_is_allocated_or_queued(open_platform, demo_assets):
-    platform = open_platform("0")  # no GPUs: num_gpus counts CPU processes, and is not refused
+    platform = open_platform("0", cpu_processes=3)  # no GPUs: num_gpus counts CPU processes, up to the setting
+    with pytest.raises(InvalidInputError) as caught:
+        create(platform, demo_assets, "too-many", num_gpus=16384)
+    [error] = [error for error in caught.value.errors if error.field == "params.num_gpus"]
+    assert "more than the 3 it allows (PLATFORM_CPU_PROCESSES)" in error.message
     job = create(platform, demo_assets, "cpu", num_gpus=3)
     assert platform.jobs.get(job).status == "running" and platform.jobs.get(job).gpus == []
     assert devices_seen(platform, job) == "unset"

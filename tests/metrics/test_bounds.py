@@ -60,10 +60,22 @@ def test_more_series_than_the_limit_can_show_is_refused(bounded):
 
 def test_connection_slots_are_counted_and_given_back():
     hub = LiveHub(max_connections=2)
-    with hub.connection() as first, hub.connection() as second:
-        with hub.connection() as third:
-            assert (first, second, third) == (True, True, False)
+    with hub.connection("ann") as first, hub.connection("bea") as second:
+        with hub.connection("cy") as third:
+            assert (first, second) == (None, None) and "PLATFORM_MAX_WEBSOCKETS" in third
         assert hub.connections == 2
+    assert hub.connections == 0
+
+
+def test_one_user_holds_no_more_places_than_their_share():
+    hub = LiveHub(max_connections=10, max_per_user=2)
+    with hub.connection("ann") as first, hub.connection("ann") as second:
+        with hub.connection("ann") as third, hub.connection("bea") as other:
+            assert (first, second, other) == (None, None, None)
+            assert third == "you hold 2 live connections already (PLATFORM_MAX_WEBSOCKETS_PER_USER)"
+        assert hub.connections == 2
+    with hub.connection("ann") as again:  # given back when the sockets closed
+        assert again is None
     assert hub.connections == 0
 
 

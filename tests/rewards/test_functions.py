@@ -1,5 +1,6 @@
 import sys
 import textwrap
+import time
 
 import pytest
 from pydantic import ValidationError
@@ -127,7 +128,9 @@ def test_spec_name(fields, name):
         ({"type": "custom", "function": "mod:not-an-identifier"}, "function", "expected 'file.py:function'"),
         ({"type": "custom", "function": ":func"}, "function", "expected 'file.py:function'"),
         ({"function": "mod:func"}, "function", "only used by type 'custom'"),
-        ({"type": "format_check", "pattern": "(unclosed"}, "pattern", "not a valid regular expression"),
+        ({"type": "format_check", "pattern": "(unclosed"}, "pattern", "missing ): (unclosed"),
+        ({"type": "format_check", "pattern": r"(a)\1"}, "pattern", "backreferences and lookarounds are not supported"),
+        ({"type": "format_check", "pattern": "(?=x)"}, "pattern", "not a regular expression RE2 matches in linear"),
         ({"pattern": ".*"}, "pattern", "only used by type 'format_check'"),
         ({"answer_field": ""}, "answer_field", "must not be empty"),
         ({"answer_field": "  "}, "answer_field", "must not be empty"),
@@ -214,6 +217,16 @@ THINK_FORMAT = r"<think>.+</think>\s*<answer>.+</answer>"
 def test_score_format_check(fields, completion, expected):
     # format_check needs no reference, so the row may lack the answer field.
     assert score(RewardSpec(type="format_check", **fields), completion, {}) == expected
+
+
+def test_a_pattern_that_would_backtrack_catastrophically_is_matched_in_linear_time():
+    """`(a+)+$` against 30 a's and a b: Python's `re` tries 2^30 ways (minutes); RE2 answers at once. The time
+    bound is three orders of magnitude above RE2's and far below backtracking's, so load cannot fail it."""
+    spec = RewardSpec(type="format_check", pattern="(a+)+$")
+    began = time.process_time()
+    assert score(spec, "a" * 30 + "b", {}) == 0.0
+    assert score(spec, "a" * 100_000, {}) == 1.0
+    assert time.process_time() - began < 1.0
 
 
 # --- custom functions -------------------------------------------------------------------------

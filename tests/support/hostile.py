@@ -26,7 +26,12 @@ PLAIN_CANARY = f"plain-canary-{secrets.token_hex(12)}"
 OUTSIDE_TEXT = f"outside-content-{secrets.token_hex(8)}"  # what files outside the data roots hold
 MAX_REQUEST_BYTES = 64 * 2**10
 MAX_DECODED_BYTES = 2 * 2**20
+DECODE_CPU_SECONDS = 5
+DECODE_MEMORY_BYTES = 1 * 2**30
 LOGIN_ATTEMPTS = 5
+LOGIN_VERIFICATIONS = 2  # passwords verified at once
+WEBSOCKETS_PER_USER = 3
+MAX_IMPORT_BYTES = 2**20
 
 
 @dataclass
@@ -143,10 +148,16 @@ def hostile_server(tmp_path_factory, demo_assets) -> Iterator[Hostile]:
             "SOME_SECRET": SOME_SECRET,
             "PLATFORM_CANARY_NOTE": PLAIN_CANARY,
             "PLATFORM_LOGIN_ATTEMPTS_PER_MINUTE": str(LOGIN_ATTEMPTS),
+            "PLATFORM_LOGIN_VERIFICATIONS": str(LOGIN_VERIFICATIONS),
+            "PLATFORM_MAX_WEBSOCKETS_PER_USER": str(WEBSOCKETS_PER_USER),
             "PLATFORM_REWARD_CODE_DIR": str(rewards),
             "PLATFORM_DATA_ROOTS": f"{data},{demo_assets['model'].parent}",
             "PLATFORM_MAX_REQUEST_BYTES": str(MAX_REQUEST_BYTES),
             "PLATFORM_MAX_DECODED_BYTES": str(MAX_DECODED_BYTES),
+            # The decoding worker's budget (docs/security.md): a backtracking tokenizer stops after seconds.
+            "PLATFORM_DECODE_CPU_SECONDS": str(DECODE_CPU_SECONDS),
+            "PLATFORM_DECODE_MEMORY_BYTES": str(DECODE_MEMORY_BYTES),
+            "PLATFORM_METRICS_MAX_IMPORT_BYTES": str(MAX_IMPORT_BYTES),
         }
     )
     server.start()

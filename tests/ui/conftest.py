@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
 
+from tests.alerts.support import LOOPBACK
 from tests.support.helpers import ServerProcess
 
 REPO = Path(__file__).resolve().parents[2]
@@ -54,6 +55,7 @@ def browser() -> Iterator[Browser]:
 def ui_server(tmp_path_factory, demo_assets) -> Iterator[ServerProcess]:
     """A real server whose registry holds the demo model and datasets, as after `tplat demo`."""
     server = ServerProcess(home=tmp_path_factory.mktemp("ui_home"))
+    server.env["PLATFORM_ALERT_ALLOWED_NETWORKS"] = LOOPBACK  # the webhook receiver of tests/ui/test_health.py
     server.start()
     try:
         create_user(server, USER, PASSWORD, "member")

@@ -7,8 +7,9 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.ui.conftest import screenshot
+from tests.ui.conftest import PASSWORD, USER, screenshot
 from tests.ui.elements import choose
+from training_platform.datafiles.layout import SUPPORTED_SUFFIXES
 
 
 def sharegpt_rows() -> list[dict]:
@@ -91,3 +92,48 @@ def test_csv_detection_and_train_on_in_the_job_form(page: Page, ui_server, tmp_p
     expect(page.locator("[data-field='train_on']")).to_contain_text("all assistant turns")
     choose(page, "train_on", "last assistant turn")
     expect(page.locator("[data-field='train_on']")).to_contain_text("last assistant turn")
+
+
+def test_the_upload_dialog_shows_the_servers_file_types_and_reads_json_lines_named_json(
+    page: Page, ui_server, tmp_path
+):
+    data = tmp_path / "lines.json"  # JSON Lines under .json, as LLaMA-Factory's files may be
+    data.write_text("".join(json.dumps(row) + "\n" for row in sharegpt_rows()[:3]), encoding="utf-8")
+    page.goto(f"{ui_server.url}/datasets")
+    page.get_by_test_id("upload-dataset").click()
+    # The accepted types come from the server's one list (GET /datasets/file-types).
+    drop = page.get_by_test_id("file-drop")
+    expect(drop.locator("input[type=file]")).to_have_attribute("accept", ",".join(SUPPORTED_SUFFIXES))
+    expect(drop).to_contain_text(ui_server.api.get("/datasets/file-types").json()["summary"])
+    drop.locator("input[type=file]").set_input_files(str(data))
+    expect(page.get_by_test_id("detected-format")).to_contain_text("Detected format: sharegpt")
+    expect(page.get_by_test_id("detect-rows").locator("[data-row='3']")).to_contain_text("What is 2 plus 2?")
+    expect(page.locator("[data-field='name']")).to_have_value("lines")
+    screenshot(page, "upload-json-lines-named-json")
+
+
+def test_a_datasets_format_is_changed_in_its_field_configuration(page: Page, ui_server, tmp_path):
+    rows = [
+        {"prompt": f"p{i}", "response": f"r{i}", "instruction": f"Add {i} and {i}.", "output": str(2 * i)}
+        for i in range(4)
+    ]
+    data = tmp_path / "both.jsonl"
+    data.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    # Registered by the member the browser is logged in as: a dataset's format is its owner's to change.
+    login = ui_server.anonymous().post(
+        "/auth/login", params={"token": True}, json={"username": USER, "password": PASSWORD}
+    )
+    assert login.status_code == 200, login.text
+    body = {"name": "two-formats", "path": str(data), "kind": "sft"}
+    created = ui_server.anonymous().post(
+        "/datasets", json=body, headers={"Authorization": f"Bearer {login.json()['token']}"}
+    )
+    assert created.status_code == 201 and created.json()["preset"] is None, created.text
+
+    page.goto(f"{ui_server.url}/datasets/{created.json()['id']}")
+    page.get_by_role("tab", name="Field configuration").click()
+    choose(page, "fields.preset", "alpaca")
+    page.get_by_test_id("save-fields").click()
+    expect(page.get_by_test_id("dataset-preset")).to_have_text("alpaca")
+    assert ui_server.api.get("/datasets/two-formats").json()["preset"] == "alpaca"
+    screenshot(page, "dataset-format-changed")

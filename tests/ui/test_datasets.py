@@ -98,3 +98,27 @@ def test_upload_audit_finding_rows_loss_stats_search_and_dedup(page: Page, ui_se
     result.get_by_role("link", name="qa-dedup").click()
     expect(page.get_by_test_id("dataset-name")).to_have_text("qa-dedup")
     assert ui_server.api.get("/datasets/qa-dedup").json()["num_rows"] == 38
+
+
+def test_media_dropped_on_purpose_and_the_columns_training_will_not_read(page: Page, ui_server, tmp_path, console):
+    """A multimodal file is refused saying why; with its media dropped in the dialog it registers, and the
+    registration says what was dropped and which columns training will not read."""
+    console.expect("status of 422")
+    path = tmp_path / "mllm.jsonl"
+    chat = [{"role": "user", "content": "<image>Who are they?"}, {"role": "assistant", "content": "Players."}]
+    write_jsonl(path, [{"messages": chat, "images": [f"{n}.jpg"], "source": "demo"} for n in range(3)])
+
+    page.goto(f"{ui_server.url}/datasets")
+    open_upload(page, path)
+    page.get_by_test_id("upload-submit").click()
+    expect(page.locator(".el-dialog")).to_contain_text("multimodal training is not supported")
+
+    page.locator("[data-field='drop_columns']").click()
+    page.keyboard.type("images")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Escape")
+    page.get_by_test_id("upload-submit").click()
+    page.wait_for_url(re.compile(r"/datasets/[0-9a-f]{32}$"))
+    expect(page.get_by_test_id("dropped-columns")).to_have_text("images")
+    expect(page.get_by_test_id("unused-columns")).to_have_text("source")
+    assert ui_server.api.get("/datasets/mllm").json()["dropped_columns"] == ["images"]

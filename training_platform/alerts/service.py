@@ -23,6 +23,7 @@ import httpx
 
 from training_platform import __version__
 from training_platform.alerts import formats
+from training_platform.alerts.destinations import Destinations
 from training_platform.alerts.schemas import (
     AlertEvent,
     AlertTargetCreate,
@@ -44,7 +45,9 @@ BATCH = 100  # due rows taken per pass; the worker comes straight back for more
 SENDERS = 4  # requests in flight at once: a target that hangs until the timeout does not hold up the others
 IDLE_SECONDS = 300.0  # the longest the worker sleeps: a safety net, since notify wakes it
 LEASE_MARGIN_SECONDS = 60.0  # a claimed row is due again this long after its request would have timed out
-ANSWER_BYTES = 64 * 1024  # of a receiver's answer read: enough for its error message, never a whole page
+# Of a 2xx answer, read to learn whether Feishu refused the message: its JSON `code` is short. Nothing of an answer's
+# body is kept (docs/security.md, "Alert targets"): only its status code, and Feishu's refusal code.
+ANSWER_BYTES = 64 * 1024
 ERROR_CHARS = 500
 
 
@@ -114,6 +117,7 @@ class AlertService:
         backoff_base_seconds: float = 1.0,
         backoff_max_seconds: float = 600.0,
         transport: httpx.BaseTransport | None = None,
+        allowed_networks: Iterable[str] = (),
     ):
         self.store = store
         self.find_job = find_job
@@ -123,12 +127,16 @@ class AlertService:
         self.backoff_base = backoff_base_seconds
         self.backoff_max = backoff_max_seconds
         self._lease = timedelta(seconds=timeout_seconds + LEASE_MARGIN_SECONDS)
+        self.destinations = Destinations(allowed_networks)
         # Redirects are not followed: a webhook answers where it is, and a redirect would take the event (and,
-        # for generic targets, whatever the URL's query carried) to an address nobody configured.
+        # for generic targets, whatever the URL's query carried) to an address nobody configured. No connection is
+        # kept open: each request goes to the address checked for it (alerts/destinations.py), and a kept TLS
+        # connection could carry a request for another name on the same address.
         self._client = httpx.Client(
             timeout=timeout_seconds,
             follow_redirects=False,
             transport=transport,
+            limits=httpx.Limits(max_keepalive_connections=0),
             headers={"User-Agent": f"training-platform/{__version__}"},
         )
         self._senders = ThreadPoolExecutor(max_workers=SENDERS, thread_name_prefix="alert-send")
@@ -140,7 +148,7 @@ class AlertService:
 
     def create_target(self, request: AlertTargetCreate) -> AlertTargetRead:
         errors = []
-        if problem := url_problem(request.url):
+        if problem := url_problem(request.url) or self.destinations.url_problem(request.url):
             errors.append(FieldError("url", problem))
         job_id = None
         if request.job is not None:
@@ -318,15 +326,15 @@ class AlertService:
         attempted_at, started = utcnow(), time.monotonic()
         status_code = retry_after = None
         try:
-            with self._client.stream("POST", target.url, json=body, headers={"Idempotency-Key": event.event_key}) as r:
+            pinned = self.destinations.pin(target.url)
+            headers = {**pinned.headers, "Idempotency-Key": event.event_key}
+            with self._client.stream("POST", pinned.url, json=body, headers=headers, extensions=pinned.extensions) as r:
                 status_code = r.status_code
-                content = _read_some(r)
                 retry_after = _retry_after(r.headers.get("retry-after"))
-            if 200 <= status_code < 300:
-                error = formats.refusal(target.format, _json_or_none(content))
-            else:
-                text = " ".join(content.decode("utf-8", "replace").split())[:200]
-                error = f"HTTP {status_code}{': ' + text if text else ''}"
+                if 200 <= status_code < 300:
+                    error = formats.refusal(target.format, _json_or_none(_read_some(r)))
+                else:
+                    error = f"HTTP {status_code}"
         except Exception as failure:  # noqa: BLE001 (whatever kept the request from being made is a failed attempt)
             error = f"{type(failure).__name__}: {failure}" if str(failure) else type(failure).__name__
         duration_ms = (time.monotonic() - started) * 1000

@@ -11,7 +11,8 @@ from training_platform.auth.schemas import Principal
 from training_platform.auth.service import AuthService
 
 
-def current_principal(request: Request) -> Principal:
+def current_principal(request: HTTPConnection) -> Principal:
+    """Who sends the request, or opens the WebSocket."""
     principal = request.scope.get("state", {}).get("principal")
     if principal is None:  # a route the middleware let through as public: it has no business asking
         raise UnauthenticatedError("this request carries no credential")

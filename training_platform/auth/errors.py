@@ -12,8 +12,9 @@ class ForbiddenError(PlatformError):
 
 
 class TooManyAttemptsError(PlatformError):
-    """Too many failed logins from one address or for one user name (HTTP 429, Retry-After)."""
+    """Too many failed logins from one address or for one user name, or too many being verified at once (HTTP 429,
+    Retry-After)."""
 
-    def __init__(self, retry_after: int):
+    def __init__(self, retry_after: int, reason: str = "too many failed logins"):
         self.retry_after = retry_after
-        super().__init__(f"too many failed logins: try again in {retry_after} s")
+        super().__init__(f"{reason}: try again in {retry_after} s")

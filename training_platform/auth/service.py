@@ -8,14 +8,15 @@ nobody in. Passwords are argon2 hashes (pwdlib).
 import hashlib
 import hmac
 import secrets
+import threading
 import uuid
 from datetime import datetime, timedelta
 
 from pwdlib import PasswordHash
 from pwdlib.hashers.argon2 import Argon2Hasher
 
-from training_platform.auth.errors import ForbiddenError, UnauthenticatedError
-from training_platform.auth.ratelimit import LoginRateLimit
+from training_platform.auth.errors import ForbiddenError, TooManyAttemptsError, UnauthenticatedError
+from training_platform.auth.ratelimit import LoginAttempt, LoginRateLimit
 from training_platform.auth.schemas import (
     ADMIN_TOKEN_USER,
     RESERVED_USER_NAMES,
@@ -46,6 +47,9 @@ SHOWN_TOKEN_CHARACTERS = len(TOKEN_PREFIX) + 4
 # Writing last_used_at on every request would make every read a write; a minute is precise enough.
 LAST_USED_RESOLUTION = timedelta(minutes=1)
 UNAUTHENTICATED = "invalid or expired credential: log in, or send a valid token as 'Authorization: Bearer <token>'"
+# How long a login waits for one of the PLATFORM_LOGIN_VERIFICATIONS places before it is answered 429: a few
+# people logging in together wait their turn, a burst of guesses does not pile up behind them.
+VERIFICATION_WAIT_SECONDS = 10.0
 
 
 def new_token() -> str:
@@ -63,12 +67,16 @@ class AuthService:
         admin_token: str | None,
         session_hours: float,
         login_attempts_per_minute: int,
+        concurrent_verifications: int = 2,
     ):
         self.store = store
         self.admin_token = admin_token.encode() if admin_token else None
         self.session_length = timedelta(hours=session_hours)
         self.login_limit = LoginRateLimit(login_attempts_per_minute)
         self.passwords = PasswordHash((Argon2Hasher(),))
+        # Each argon2 verification holds 64 MiB while it runs: a bounded number at once bounds the memory a burst
+        # of logins costs (docs/security.md, "Login rate limit").
+        self._verifications = threading.BoundedSemaphore(concurrent_verifications)
         # Verified against when the user name is unknown, so that a login takes as long either way.
         self._decoy_hash = self.passwords.hash(secrets.token_urlsafe(16))
 
@@ -93,15 +101,15 @@ class AuthService:
 
     def login(self, username: str, password: str, client: str) -> tuple[LoginResult, str]:
         """A new web session for a user whose password matches: its description and the session token."""
-        self.login_limit.check(client, username)
-        user = self.store.find_user(username)
-        stored_hash = user.password_hash if user else self._decoy_hash
-        valid, updated_hash = self.passwords.verify_and_update(password, stored_hash)
-        if user is None or not valid or user.disabled:
-            self.login_limit.failed(client, username)
-            self.audit(username[:64], "login failed", client=client)
-            # One message for every cause: which user names exist is nobody's business.
-            raise UnauthenticatedError("wrong user name or password")
+        with self.login_limit.attempt(client, username) as attempt:
+            user = self.store.find_user(username)
+            stored_hash = user.password_hash if user else self._decoy_hash
+            valid, updated_hash = self._verify(password, stored_hash, attempt)
+            if user is None or not valid or user.disabled:
+                self.audit(username[:64], "login failed", client=client)
+                # One message for every cause: which user names exist is nobody's business.
+                raise UnauthenticatedError("wrong user name or password")
+            attempt.refund()
         if updated_hash is not None:  # the hasher's parameters were raised since this password was set
             self.store.update_user(user.id, password_hash=updated_hash)
         token = new_token()
@@ -110,6 +118,17 @@ class AuthService:
         self.audit(user.name, "logged in", client=client)
         result = LoginResult(user=SessionUser(name=user.name, role=Role(user.role)), expires_at=expires_at)
         return result, token
+
+    def _verify(self, password: str, stored_hash: str, attempt: LoginAttempt) -> tuple[bool, str | None]:
+        """The password checked against the hash once one of the verification places is free; a login that waits
+        longer than VERIFICATION_WAIT_SECONDS is refused uncounted, its password never looked at."""
+        if not self._verifications.acquire(timeout=VERIFICATION_WAIT_SECONDS):
+            attempt.refund()
+            raise TooManyAttemptsError(1, "too many logins being checked at once")
+        try:
+            return self.passwords.verify_and_update(password, stored_hash)
+        finally:
+            self._verifications.release()
 
     def logout(self, principal: Principal, client: str | None = None) -> None:
         """End the session the principal came with (an API token stays valid: it is revoked on its own)."""

@@ -46,7 +46,11 @@ def admin_token_of(settings: Settings) -> str | None:
 
 def open_auth(db: Database, settings: Settings) -> AuthService:
     return AuthService(
-        AuthStore(db), admin_token_of(settings), settings.session_hours, settings.login_attempts_per_minute
+        AuthStore(db),
+        admin_token_of(settings),
+        settings.session_hours,
+        settings.login_attempts_per_minute,
+        settings.login_verifications,
     )
 
 

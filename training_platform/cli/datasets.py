@@ -25,6 +25,7 @@ from training_platform.cli.common import (
     upload,
 )
 from training_platform.datafiles.kinds import DATASET_KINDS
+from training_platform.datafiles.layout import SUPPORTED_TYPES
 from training_platform.errors import field_errors_from_pydantic
 from training_platform.settings import get_settings
 
@@ -49,11 +50,29 @@ PresetOpt = Annotated[
 TagOpt = Annotated[
     list[str], typer.Option("--tag", help="Sharegpt tag KEY=VALUE (e.g. role_tag=role, user_tag=user); repeatable.")
 ]
+DropOpt = Annotated[
+    list[str],
+    typer.Option(
+        "--drop",
+        help="A column left out of every row on purpose (a media column: multimodal training is not supported); "
+        "repeatable.",
+    ),
+]
+
+
+def _registered(dataset: dict, what: str) -> None:
+    """The registration line, then what training will not read: the columns dropped on purpose and those nothing
+    reads."""
+    console.print(f"registered dataset [bold]{escape(dataset['name'])}[/bold] ({dataset['id']}): {what}")
+    if dataset["dropped_columns"]:
+        console.print(f"dropped on purpose: {escape(', '.join(dataset['dropped_columns']))}")
+    if dataset["unused_columns"]:
+        console.print(f"columns training will not read: {escape(', '.join(dataset['unused_columns']))}")
 
 
 @app.command("upload")
 def upload_file(
-    file: Annotated[Path, typer.Argument(help="A .json, .jsonl, .csv or .parquet file.", exists=True, dir_okay=False)],
+    file: Annotated[Path, typer.Argument(help=f"A {SUPPORTED_TYPES} file.", exists=True, dir_okay=False)],
     algorithm: KindOpt,
     name: Annotated[str | None, typer.Option(help="Dataset name (default: the file name without suffix).")] = None,
     description: Annotated[str, typer.Option(help="What the data is.")] = "",
@@ -61,6 +80,7 @@ def upload_file(
     label: Annotated[list[str], typer.Option(help="A label column for distributions; repeatable.")] = [],  # noqa: B006
     preset: PresetOpt = "auto",
     tag: TagOpt = [],  # noqa: B006
+    drop: DropOpt = [],  # noqa: B006
     allow_invalid_rows: Annotated[bool, typer.Option(help="Register even with invalid rows.")] = False,
 ) -> None:
     """Upload a file to the platform's data directory and register it (refused whole if it does not validate)."""
@@ -73,6 +93,7 @@ def upload_file(
         "label_fields": label,
         "preset": preset,
         "tag": tag,
+        "drop_columns": drop,
         "allow_invalid_rows": allow_invalid_rows,
     }
     dataset = upload(
@@ -80,9 +101,10 @@ def upload_file(
         f"uploading {file.name}",
         lambda chunks: client().post("/datasets/upload", params=params, content=chunks, timeout=None),
     )
-    console.print(
-        f"registered dataset [bold]{dataset['name']}[/bold] ({dataset['id']}): {dataset['kind']}, "
-        f"{dataset['num_rows']} rows, {dataset['num_invalid']} invalid, format {dataset['preset'] or 'platform'}"
+    _registered(
+        dataset,
+        f"{dataset['kind']}, {dataset['num_rows']} rows, {dataset['num_invalid']} invalid, "
+        f"format {dataset['preset'] or 'platform'}",
     )
 
 
@@ -104,6 +126,7 @@ def register(
     split: Annotated[
         str | None, typer.Option(help="Of a folder holding splits, the one to register (default: train).")
     ] = None,
+    drop: DropOpt = [],  # noqa: B006
     allow_invalid_rows: Annotated[bool, typer.Option(help="Register even with invalid rows.")] = False,
 ) -> None:
     """Register data already on disk where it is (the platform never deletes it)."""
@@ -119,13 +142,11 @@ def register(
         "preset": preset,
         "tags": sharegpt_tags(tag).model_dump(),
         "split": split,
+        "drop_columns": drop,
         "allow_invalid_rows": allow_invalid_rows,
     }
     dataset = client().post("/datasets", json=body)
-    console.print(
-        f"registered dataset [bold]{dataset['name']}[/bold] ({dataset['id']}): {dataset['num_rows']} rows, "
-        f"format {dataset['preset'] or 'platform'}"
-    )
+    _registered(dataset, f"{dataset['num_rows']} rows, format {dataset['preset'] or 'platform'}")
     if others := [split for split in dataset["splits"] if split != (dataset["split"] or "train")]:
         console.print(
             f"the folder also holds the split(s) {', '.join(others)}: register one with --split to evaluate on it"
@@ -159,17 +180,29 @@ def fields(
     dataset: DatasetArg,
     field: FieldOpt = [],  # noqa: B006
     label: Annotated[list[str], typer.Option(help="Label columns (replaces the current ones); repeatable.")] = [],  # noqa: B006
+    preset: Annotated[
+        str | None, typer.Option(help="A new format preset (as upload's), or auto to detect it again.")
+    ] = None,
+    tag: TagOpt = [],  # noqa: B006
 ) -> None:
-    """Set the field configuration: prompt/response (loss) columns and label columns."""
-    from training_platform.datasets.schemas import field_assignments
+    """Set the field configuration: the rows' format (preset, sharegpt tags, field mapping) and label columns.
+    A changed format is checked on every row; the dataset's audits and vector index are forgotten."""
+    from training_platform.datasets.schemas import field_assignments, sharegpt_tags
 
     body: dict[str, Any] = {}
     if field:
         body["field_mapping"] = field_assignments(field)
     if label:
         body["label_fields"] = label
+    if preset:
+        body["preset"] = preset
+    if tag:
+        body["tags"] = sharegpt_tags(tag).model_dump()
     updated = client().request("PATCH", f"/datasets/{dataset}", json=body)
-    console.print(f"fields {json.dumps(updated['field_mapping'])}, labels {json.dumps(updated['label_fields'])}")
+    console.print(
+        f"format {updated['preset'] or 'platform'}, fields {json.dumps(updated['field_mapping'])}, "
+        f"labels {json.dumps(updated['label_fields'])}"
+    )
 
 
 @app.command()

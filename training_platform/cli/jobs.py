@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -83,6 +84,9 @@ def create(
     body["health"] = build_params(health_file, health)
     job = _client().post("/jobs", json=body)
     console.print(f"created job [bold]{job['name']}[/bold] ({job['id']}), status {job['status']}")
+    for event in _client().get(f"/jobs/{job['id']}/events"):
+        if event["kind"] == "warning":  # what the job was created with despite (jobs/service.py)
+            console.print(f"{WARNING}: {escape(event['message'])}")
     if follow and body.get("start"):
         _follow(job["id"])
 

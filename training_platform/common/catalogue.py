@@ -90,6 +90,10 @@ JOBS: dict[str, dict[str, Template]] = {
         "en": "created {algorithm} job on engine {engine} (chosen for '{requested}')",
         "zh-CN": "已创建 {algorithm} 任务，引擎 {engine}（按“{requested}”选定）",
     },
+    "job.template_drops": {
+        "en": "the model's chat template drops what {dataset} carries (row {row}): {dropped}",
+        "zh-CN": "模型的对话模板丢弃了 {dataset} 携带的内容（第 {row} 行）：{dropped}",
+    },
     "job.external": {
         "en": "external run: metrics imported from {source}",
         "zh-CN": "外部运行：指标导入自 {source}",

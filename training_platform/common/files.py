@@ -2,6 +2,7 @@
 
 import json
 import os
+import stat
 import tempfile
 from collections import deque
 from pathlib import Path
@@ -26,6 +27,22 @@ def write_json_atomic(path: Path, data: Any) -> None:
         Path(tmp).unlink(missing_ok=True)
         raise
     fsync_directory(path.parent)
+
+
+def make_private(path: Path) -> None:
+    """Take every permission of the group and of others from `path`, the owner's left as they are: a home made
+    0755 by hand becomes 0700, a database file 0644 becomes 0600 (docs/security.md, "Private files")."""
+    mode = stat.S_IMODE(path.stat().st_mode)
+    if mode & 0o077:
+        os.chmod(path, mode & ~0o077)
+
+
+def create_private_file(path: Path) -> None:
+    """`path` made 0600 when it does not exist yet (an empty file), else made private as it is."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        make_private(path)
 
 
 def fsync_directory(directory: Path) -> None:

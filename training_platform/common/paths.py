@@ -14,6 +14,10 @@ from pathlib import Path
 from training_platform.errors import FieldError, InvalidInputError
 
 OUTSIDE_ROOTS = "not under the platform's data roots (PLATFORM_DATA_ROOTS)"
+# A folder of this name is never under a root, wherever it is: the platform keeps there what a client sent it
+# that must never be read back as a model, a tokenizer or a dataset (imported metrics files, under names the
+# platform chose), although the home it lies in is a root.
+PRIVATE_DIR = ".private"
 
 
 def under_roots(value: str | Path, roots: Sequence[Path]) -> Path | None:
@@ -26,7 +30,8 @@ def under_roots(value: str | Path, roots: Sequence[Path]) -> Path | None:
         path = Path(text).expanduser().resolve()
     except (OSError, RuntimeError, ValueError):  # a symlink loop, a home that cannot be found
         return None
-    return path if any(path.is_relative_to(root) for root in roots) else None
+    inside = any(path.is_relative_to(root) and PRIVATE_DIR not in path.relative_to(root).parts for root in roots)
+    return path if inside else None
 
 
 def checked_path(value: str | Path, roots: Sequence[Path], field: str) -> Path:

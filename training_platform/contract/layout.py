@@ -3,6 +3,8 @@
 from dataclasses import dataclass
 from pathlib import Path
 
+from training_platform.common.paths import PRIVATE_DIR
+
 
 @dataclass(frozen=True)
 class JobLayout:
@@ -29,6 +31,12 @@ class JobLayout:
     def lr_requests_dir(self) -> Path:
         """Requests to scale the learning rate live: one file per request (contract/control.py)."""
         return self.root / "lr_requests"
+
+    @property
+    def imports_dir(self) -> Path:
+        """Metrics files a client sent for the job (`tplat metrics ingest`), where no request may read them back as a
+        model or a dataset (common/paths.py: PRIVATE_DIR)."""
+        return self.root / PRIVATE_DIR / "imports"
 
     @property
     def logs_dir(self) -> Path:

@@ -8,6 +8,10 @@ class DatasetFileError(ValueError):
     """The file as a whole cannot be read (missing, unsupported type, not a JSON array...)."""
 
 
+class OverLimitError(DatasetFileError):
+    """The file is over one of the read limits (datafiles/limits.py `ReadLimits`); the message names its setting."""
+
+
 @dataclass(frozen=True)
 class RowProblem:
     row: int

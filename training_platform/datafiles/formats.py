@@ -30,6 +30,7 @@ class Schema:
     text_fields: tuple[str, ...]
     alternative: "Schema | None" = None  # SFT accepts prompt/response or messages
     optional: tuple[str, ...] = ()  # checked where a row has them
+    numeric: tuple[str, ...] = ()  # text fields a number may stand for (answers: datafiles/kinds.py)
 
     def describe(self) -> str:
         names = " + ".join(self.text_fields)
@@ -38,16 +39,17 @@ class Schema:
 
 def _schema(fields: KindFields) -> Schema:
     alternative = Schema(fields.alternative, optional=fields.checked) if fields.alternative else None
-    return Schema(fields.text, alternative, optional=fields.checked)
+    return Schema(fields.text, alternative, optional=fields.checked, numeric=fields.numeric)
 
 
 SCHEMAS: dict[str, Schema] = {kind: _schema(fields) for kind, fields in KIND_FIELDS.items()}
 
 
 def schema_for(kind: str, answer_fields: Iterable[str] = ()) -> Schema:
+    """The kind's schema; a reward's answer fields are required too, and may hold numbers."""
     base = SCHEMAS[kind]
     extra = tuple(name for name in answer_fields if name not in base.text_fields)
-    return Schema(base.text_fields + extra, base.alternative, base.optional) if extra else base
+    return Schema(base.text_fields + extra, base.alternative, base.optional, base.numeric + extra) if extra else base
 
 
 @dataclass
@@ -75,14 +77,17 @@ def _chat_field_problem(name: str, value: list[Any]) -> str | None:
     return f"field '{name}' {what} with role/content: {' '.join(problem)}"
 
 
-def _field_problem(name: str, value: Any) -> str | None:
+def _field_problem(name: str, value: Any, numeric: tuple[str, ...] = ()) -> str | None:
+    """What is wrong with a required field's value. Text fields hold text (a number only where `numeric` says: an
+    answer compared with the output); a number is not turned into its text."""
     if value is None:
         return f"missing required field '{name}'"
     if name in ("prompt", "messages", *COMPLETION_FIELDS) and isinstance(value, list):
         return _chat_field_problem(name, value)
     if name == "messages":
         return f"field 'messages' must be a list of chat messages, got {type(value).__name__}"
-    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if not isinstance(value, str) and not (number and name in numeric):
         return f"field '{name}' must be text, got {type(value).__name__}"
     if isinstance(value, str) and not value.strip():
         return f"field '{name}' is empty"
@@ -102,7 +107,7 @@ _OPTIONAL_CHECKS = {"tools": _tools_problem}
 
 
 def row_problem(row: dict[str, Any], schema: Schema) -> str | None:
-    problems = [p for name in schema.text_fields if (p := _field_problem(name, row.get(name)))]
+    problems = [p for name in schema.text_fields if (p := _field_problem(name, row.get(name), schema.numeric))]
     if problems and schema.alternative is not None and row.get(schema.alternative.text_fields[0]) is not None:
         return row_problem(row, schema.alternative)
     if schema.text_fields == KIND_FIELDS[Algorithm.SFT.value].alternative and not problems:  # a chat to learn from
@@ -114,9 +119,10 @@ def row_problem(row: dict[str, Any], schema: Schema) -> str | None:
     return "; ".join(problems) or None
 
 
-def _suspect_rows(frame: pl.DataFrame, names: list[str]) -> pl.DataFrame:
-    """The rows that may break a rule: any row when a field is not a plain text or number column, else only rows
-    with a missing or blank value. The rules themselves are applied by `row_problem`, row by row."""
+def _suspect_rows(frame: pl.DataFrame, names: list[str], numeric: tuple[str, ...]) -> pl.DataFrame:
+    """The rows that may break a rule: any row when a field is not a plain text column (or a number column where
+    numbers may stand for text), else only rows with a missing or blank value. The rules themselves are applied by
+    `row_problem`, row by row."""
     if any(name not in frame.columns for name in names):
         return frame
     conditions = []
@@ -125,7 +131,7 @@ def _suspect_rows(frame: pl.DataFrame, names: list[str]) -> pl.DataFrame:
         if dtype == pl.String:
             # Python's str.strip() also strips the separators \x1c-\x1f, which Unicode does not call white space.
             conditions.append(pl.col(name).is_null() | pl.col(name).str.contains(r"^[\s\x1c-\x1f]*$"))
-        elif dtype.is_numeric():
+        elif dtype.is_numeric() and name in numeric:
             conditions.append(pl.col(name).is_null())
         else:
             return frame
@@ -137,7 +143,7 @@ def table_problems(frame: pl.DataFrame, schema: Schema) -> list[RowProblem]:
     # A row whose own fields are fine never falls back to the alternative schema, so only they decide suspicion;
     # an optional field (a list, never a plain column) puts every row under suspicion where any row has it.
     optional = [name for name in schema.optional if name in frame.columns and frame[name].null_count() < frame.height]
-    suspects = frame if optional else _suspect_rows(frame, list(schema.text_fields))
+    suspects = frame if optional else _suspect_rows(frame, list(schema.text_fields), schema.numeric)
     names = list(schema.text_fields) + (list(schema.alternative.text_fields) if schema.alternative else []) + optional
     present = [name for name in names if name in suspects.columns]
     values = {name: suspects[name].to_list() for name in present}

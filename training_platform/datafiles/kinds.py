@@ -29,6 +29,9 @@ class KindFields:
     labels: tuple[str, ...] = ()  # label or group the rows
     also_read: tuple[str, ...] = ()  # read where present, not mapped (verl's `ability`)
     answer: tuple[str, ...] = ()  # the default answer field of the rewards that read one
+    # Text fields a number may stand for: answers compared with what the model says (elsewhere a number where
+    # text belongs is a row's problem, datafiles/formats.py).
+    numeric: tuple[str, ...] = ()
 
     @property
     def mappable(self) -> tuple[str, ...]:
@@ -54,7 +57,7 @@ KIND_FIELDS: dict[str, KindFields] = {
         )
         for kind in RL_KINDS
     },
-    EVAL: KindFields(("prompt", "reference"), labels=("category",)),
+    EVAL: KindFields(("prompt", "reference"), labels=("category",), numeric=("reference",)),
 }
 
 

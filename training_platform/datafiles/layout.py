@@ -26,8 +26,10 @@ from training_platform.datafiles.depth import too_deep
 from training_platform.datafiles.errors import DatasetFileError
 from training_platform.datafiles.limits import DEFAULT_LIMITS
 
+# The one list of the file types a dataset file may be: the upload help of the CLI, the API (GET
+# /datasets/file-types) and the web upload dialog all show this one.
 SUPPORTED_SUFFIXES = {".json": "json", ".jsonl": "jsonl", ".parquet": "parquet", ".csv": "csv", ".arrow": "arrow"}
-SUPPORTED_TYPES = ".json, .jsonl, .parquet, .csv or .arrow"
+SUPPORTED_TYPES = ", ".join(list(SUPPORTED_SUFFIXES)[:-1]) + " or " + list(SUPPORTED_SUFFIXES)[-1]
 # A job's data entry that names a registered dataset instead of a file: "dataset:<name or id>".
 DATASET_REFERENCE = "dataset:"
 
@@ -37,6 +39,37 @@ def file_format(path: Path) -> str:
         return SUPPORTED_SUFFIXES[path.suffix.lower()]
     except KeyError:
         raise DatasetFileError(f"unsupported file type '{path.suffix or path.name}'; use {SUPPORTED_TYPES}") from None
+
+
+_SNIFF_BYTES = 1 << 20  # of a JSON file's first line, read to tell JSON Lines from a JSON array
+
+
+def content_format(path: Path) -> str:
+    """The format a data file is read as: its type (`file_format`), except that JSON and JSON Lines are told
+    apart by what the file holds, as Hugging Face datasets' json loader (and so LLaMA-Factory) reads either
+    under either name: a file that opens with '[' is a JSON array, one whose first line is a whole JSON object
+    is JSON Lines. A first line longer than `_SNIFF_BYTES` is taken for a JSON Lines record (a pretty-printed
+    document opens with a short one)."""
+    kind = file_format(path)
+    if kind not in ("json", "jsonl"):
+        return kind
+    with open(path, "rb") as handle:
+        first_line = handle.readline(_SNIFF_BYTES).removeprefix(b"\xef\xbb\xbf")
+        while first_line and not first_line.strip():
+            first_line = handle.readline(_SNIFF_BYTES)
+    opening = first_line.lstrip()[:1]
+    if opening == b"[":
+        return "json"
+    if opening != b"{":
+        return kind
+    if len(first_line) >= _SNIFF_BYTES and not first_line.endswith(b"\n"):
+        return "jsonl"
+    if too_deep(first_line, DEFAULT_LIMITS.max_json_depth):
+        return "jsonl"  # its reader names the line
+    try:
+        return "jsonl" if isinstance(json.loads(first_line), dict) else kind
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return kind
 
 
 # The words Hugging Face datasets reads a split from in a file's or a folder's name, and the split each names.
@@ -259,4 +292,5 @@ def checked_data_path(value: str, roots: Sequence[Path], field: str) -> Path:
 
 
 def dataset_format(path: Path, *, split: str | None = None) -> str:
-    return file_format(data_files(path, split=split)[0])
+    """The format a dataset's files are read as (a JSON Lines file named .json is "jsonl")."""
+    return content_format(data_files(path, split=split)[0])

@@ -10,14 +10,17 @@ The platform's rows, by dataset kind (datafiles/formats.py checks them):
 
 A preset reads the columns of one such shape (LLaMA-Factory's alpaca and sharegpt, OpenAI messages, TRL's
 prompt-completion and preference types, verl's RL parquet) after the field mapping has exposed them under the
-names it reads (contract/data.py: DataFormat). Both the server and the training process normalise rows here, so
-this module is pure Python over dict rows: the training side has no polars.
+names it reads (contract/data.py: DataFormat). A field mapping may name those columns in LLaMA-Factory's
+dataset_info.json vocabulary (`prompt`, `query`, `response`, `messages`...: `Preset.aliases`), and a key no
+format reads is refused (`mapping_problems`), never ignored. Text is text: a number where text belongs is a
+problem of its row, not coerced. Both the server and the training process normalise rows here, so this module is
+pure Python over dict rows: the training side has no polars.
 """
 
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from training_platform.contract.data import DataFormat, ShareGptTags
@@ -33,17 +36,20 @@ _CHAT_FIELDS = ("prompt", "messages", "response", "chosen", "rejected")
 
 class RowFormatError(ValueError):
     """A row a preset cannot read. The message names the field as the file has it (`conversations[2].from`);
-    without a problem, the field is missing."""
+    without a problem, the field is missing. `of_value`: the shape fits and the value is wrong (a number where
+    text belongs)."""
 
-    def __init__(self, field: str, problem: str | None = None):
+    def __init__(self, field: str, problem: str | None = None, of_value: bool = False):
         self.field = field
         self.problem = problem
+        self.of_value = of_value
         super().__init__(f"field '{field}' {problem}" if problem else f"missing required field '{field}'")
 
     @property
-    def is_empty(self) -> bool:
-        """The shape fits and the value is blank: a data problem, not a sign of another format."""
-        return self.problem == "is empty"
+    def is_data_problem(self) -> bool:
+        """The shape fits and the value is blank or of the wrong type: a data problem, not a sign of another
+        format."""
+        return self.of_value or self.problem == "is empty"
 
 
 # ---- chat messages ----------------------------------------------------------------------------------------
@@ -187,16 +193,16 @@ def _text(row: Mapping[str, Any], name: str, required: bool = True) -> str | Non
 
 
 def _text_value(value: Any, name: str, required: bool = True) -> str | None:
-    """A text field; a number counts as its text, as the platform's fields do."""
+    """A text field. A number is refused, not turned into its text: the kind's schema says text
+    (datafiles/formats.py), and `"response": 12345` is more likely a column mixed up than an answer."""
     if value is None:
         if required:
             raise RowFormatError(name)
         return None
     if isinstance(value, str):
         return value
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return str(value)
-    raise RowFormatError(name, f"must be text, got {_type(value)}")
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    raise RowFormatError(name, f"must be text, got {_type(value)}", of_value=number)
 
 
 def _text_or_chat(row: Mapping[str, Any], name: str, completion: bool = False) -> str | list[dict[str, Any]]:
@@ -291,10 +297,17 @@ class Preset:
     description: str
     columns: dict[str, tuple[str, ...]]  # kind → the columns it reads (required ones first)
     normalise: Normaliser
+    # LLaMA-Factory's dataset_info.json `columns` key → the column of this preset it names, where the two differ
+    # (its other keys are this preset's names already).
+    aliases: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def kinds(self) -> tuple[str, ...]:
         return tuple(self.columns)
+
+    def reads(self, key: str, kind: str) -> bool:
+        """Whether a field mapping's key names a column this preset reads for the kind."""
+        return self.aliases.get(key, key) in self.columns.get(kind, ())
 
 
 def _alpaca_prompt(row: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -485,12 +498,14 @@ PRESETS: dict[str, Preset] = {
             "LLaMA-Factory alpaca: instruction, input, output (or chosen/rejected), system, history",
             ALPACA_COLUMNS,
             _alpaca,
+            {"prompt": "instruction", "query": "input", "response": "output"},
         ),
         Preset(
             "sharegpt",
             "LLaMA-Factory sharegpt: conversations of {from, value} turns (tags configurable), system, tools",
             {"sft": SHAREGPT_COLUMNS},
             _sharegpt,
+            {"messages": "conversations"},
         ),
         Preset(
             "openai",
@@ -516,6 +531,7 @@ PRESETS: dict[str, Preset] = {
             "LLaMA-Factory sharegpt ranking data: conversations + one chosen and one rejected {from, value} turn",
             {"dpo": SHAREGPT_PREFERENCE_COLUMNS},
             _sharegpt_preference,
+            {"messages": "conversations"},
         ),
         Preset(
             "verl-rl",
@@ -536,32 +552,49 @@ def preset_problem(data_format: DataFormat, kind: str) -> str | None:
 
 
 def _platform_row(row: dict[str, Any]) -> dict[str, Any]:
-    """The platform's own rows pass unchanged, but for the null content beside tool calls, which becomes ''
-    (every message content the engines see is text)."""
+    """The platform's own rows pass unchanged but for their chat messages, which get what the presets give theirs
+    (`_message`): tool calls in OpenAI's shape with their JSON-text arguments decoded, null keys dropped, and the
+    null content beside tool calls as '' (every message content the engines see is text). An OpenAI file trains
+    on the same tokens whether its preset is named or its rows fit the platform's own fields."""
 
     def cleaned(value: Any) -> Any:
-        if not isinstance(value, list):
-            return value
-        return [
-            {**m, "content": ""} if isinstance(m, dict) and m.get("content") is None and m.get("tool_calls") else m
-            for m in value
-        ]
+        return [_message(message) for message in value] if isinstance(value, list) else value
 
     return {key: cleaned(value) if key in _CHAT_FIELDS else value for key, value in row.items()}
 
 
+def format_mapping(data_format: DataFormat) -> dict[str, str]:
+    """The field mapping under the names its format reads: LLaMA-Factory's keys become the preset's own column
+    names (alpaca's `query` is its `input`), which win where both are given."""
+    preset = PRESETS.get(data_format.preset) if data_format.preset else None
+    mapping = data_format.field_mapping
+    if preset is None:
+        return dict(mapping)
+    aliased = {preset.aliases[key]: path for key, path in mapping.items() if key in preset.aliases}
+    return {**aliased, **{key: path for key, path in mapping.items() if key not in preset.aliases}}
+
+
+def _without_dropped(row: dict[str, Any], data_format: DataFormat) -> dict[str, Any]:
+    if not data_format.drop_columns:
+        return row
+    dropped = set(data_format.drop_columns)
+    return {key: value for key, value in row.items() if key not in dropped}
+
+
 def normalise_row(row: dict[str, Any], data_format: DataFormat, kind: str) -> dict[str, Any]:
-    """The platform's row for a row of the file: the field mapping, then the preset. Raises RowFormatError naming
-    the file's field; ValueError when the preset is not made for this kind (see `preset_problem`)."""
+    """The platform's row for a row of the file: the dropped columns removed, the field mapping, then the preset.
+    Raises RowFormatError naming the file's field; ValueError when the preset is not made for this kind (see
+    `preset_problem`)."""
     if problem := preset_problem(data_format, kind):
         raise ValueError(problem)
-    mapped = map_fields(row, data_format.field_mapping)
+    mapping = format_mapping(data_format)
+    mapped = map_fields(_without_dropped(row, data_format), mapping)
     if data_format.preset is None:
         return _platform_row(mapped)
     try:
         return PRESETS[data_format.preset].normalise(mapped, kind, data_format)
     except RowFormatError as error:
-        raise RowFormatError(_as_in_file(error.field, data_format.field_mapping), error.problem) from None
+        raise RowFormatError(_as_in_file(error.field, mapping), error.problem, error.of_value) from None
 
 
 def _reads(data_format: DataFormat, kind: str) -> tuple[str, ...]:
@@ -570,20 +603,71 @@ def _reads(data_format: DataFormat, kind: str) -> tuple[str, ...]:
 
 def consumed_columns(data_format: DataFormat, kind: str) -> set[str]:
     """The file's columns the preset (or the platform) reads for this kind, through the field mapping."""
-    mapping = data_format.field_mapping
+    mapping = format_mapping(data_format)
     return {_root(mapping.get(name, name)) for name in _reads(data_format, kind)}
 
 
 def unused_columns(columns: Iterable[str], data_format: DataFormat, kind: str) -> list[str]:
-    """The file's columns nothing reads, in their order. For the RL kinds none: every column reaches the reward
-    functions."""
+    """The file's columns nothing reads, in their order (those dropped on purpose are not among them). For the
+    RL kinds none: every column reaches the reward functions."""
     if kind in RL_KINDS:
         return []
-    mapping = data_format.field_mapping
+    mapping = format_mapping(data_format)
     used = consumed_columns(data_format, kind) | {
         mapping[name] for name in _reads(data_format, kind) if name in mapping
     }
-    return [column for column in columns if column not in used]
+    dropped = set(data_format.drop_columns)
+    return [column for column in columns if column not in used and column not in dropped]
+
+
+# ---- what a field mapping may name ----------------------------------------------------------------------
+
+# LLaMA-Factory's dataset_info.json `columns` keys that describe text rows (its DatasetAttr: prompt, query,
+# response, history, system, messages, chosen, rejected, tools) are the presets' column names or their `aliases`,
+# so an entry's columns (and its sharegpt `tags`: contract/data.py ShareGptTags) can be pasted as they are.
+
+
+def platform_reads_key(key: str, kind: str) -> bool:
+    """Whether the platform's own fields of the kind read a field mapping's key. The RL kinds' rows reach the
+    reward functions whole, so any name may be exposed to them (the answer field a reward names)."""
+    fields = KIND_FIELDS[kind]
+    return kind in RL_KINDS or key in fields.mappable + fields.checked
+
+
+def format_reads_key(preset: str | None, key: str, kind: str) -> bool:
+    """Whether a format (a preset, or None: the platform's own fields) reads a field mapping's key."""
+    if preset is None:
+        return platform_reads_key(key, kind)
+    return kind in RL_KINDS or PRESETS[preset].reads(key, kind)
+
+
+def candidate_formats(kind: str) -> list[str | None]:
+    """The formats a dataset of this kind may be read in: the platform's own fields (None), then each preset."""
+    return [None, *(name for name, preset in PRESETS.items() if kind in preset.kinds)]
+
+
+def mapping_problems(mapping: Mapping[str, str], formats: list[str | None], kind: str) -> list[tuple[str, str]]:
+    """Why a field mapping cannot be read in any of `formats`, as (key, problem): a key no format reads (a
+    mapping that names nothing would be ignored without a word), or keys no single format reads together."""
+    problems = []
+    for key in mapping:
+        if not any(format_reads_key(candidate, key, kind) for candidate in formats):
+            known = sorted({k for c in formats for k in _keys_read(c, kind)})
+            problems.append((key, f"is not a field that {kind} datasets are read by (known: {', '.join(known)})"))
+    if problems or len(formats) < 2:
+        return problems
+    if not any(all(format_reads_key(candidate, key, kind) for key in mapping) for candidate in formats):
+        keys = ", ".join(mapping)
+        return [("", f"no one format reads all of {keys}: name fields of one format (see GET /datasets/kinds)")]
+    return []
+
+
+def _keys_read(preset: str | None, kind: str) -> tuple[str, ...]:
+    if preset is None:
+        fields = KIND_FIELDS[kind]
+        return fields.mappable + fields.checked
+    found = PRESETS[preset]
+    return found.columns[kind] + tuple(key for key, name in found.aliases.items() if name in found.columns[kind])
 
 
 # ---- detection --------------------------------------------------------------------------------------------
@@ -596,13 +680,25 @@ class Detection:
     tried: list[tuple[str, str | None]]  # each preset made for the kind, and why it does not fit (None: it fits)
 
 
-def detect_presets(rows: list[dict[str, Any]], kind: str, data_format: DataFormat | None = None) -> Detection:
-    """Try each preset made for this kind on sampled rows (through `data_format`'s field mapping and tags). A row
-    whose only fault is a blank value still fits: the audit reports blanks, they say nothing of the format."""
+def detect_presets(
+    rows: list[dict[str, Any]], kind: str, data_format: DataFormat | None = None, aliases: bool = True
+) -> Detection:
+    """Try each preset made for this kind on sampled rows (through `data_format`'s field mapping and tags), those
+    that read every key of the mapping. A row whose only fault is a blank value still fits: the audit reports
+    blanks, they say nothing of the format. Without `aliases`, a mapping key that LLaMA-Factory names differently
+    from the preset (alpaca's `prompt` for `instruction`) is not read in LLaMA-Factory's sense: the platform's own
+    fields of that name read some of the rows."""
     base = data_format or DataFormat()
     tried: list[tuple[str, str | None]] = []
     for name, preset in PRESETS.items():
         if kind not in preset.kinds:
+            continue
+        unread = [key for key in base.field_mapping if not format_reads_key(name, key, kind)]
+        if unread:
+            tried.append((name, f"does not read the mapped field '{unread[0]}'"))
+            continue
+        if not aliases and (aliased := [key for key in base.field_mapping if key in preset.aliases]):
+            tried.append((name, f"the mapped field '{aliased[0]}' is the platform's own, which reads some rows"))
             continue
         trial = base.model_copy(update={"preset": name})
         failures = []
@@ -610,7 +706,7 @@ def detect_presets(rows: list[dict[str, Any]], kind: str, data_format: DataForma
             try:
                 normalise_row(row, trial, kind)
             except RowFormatError as error:
-                if not error.is_empty:
+                if not error.is_data_problem:
                     failures.append(str(error))
         reason = f"{failures[0]} ({len(failures)} of {len(rows)} sampled rows)" if failures else None
         tried.append((name, reason if rows else "no rows to look at"))

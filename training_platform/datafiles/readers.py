@@ -19,11 +19,20 @@ from pathlib import Path
 from typing import Any
 
 from training_platform.datafiles.depth import first_deep_element, too_deep
-from training_platform.datafiles.errors import DatasetFileError, RowProblem
-from training_platform.datafiles.layout import data_files, file_format
-from training_platform.datafiles.limits import DEFAULT_LIMITS, ReadLimits, arrow_size, open_arrow, open_parquet
+from training_platform.datafiles.errors import DatasetFileError, OverLimitError, RowProblem
+from training_platform.datafiles.layout import content_format, data_files, file_format
+from training_platform.datafiles.limits import (
+    DEFAULT_LIMITS,
+    ReadLimits,
+    arrow_size,
+    decoded_bytes,
+    open_arrow,
+    open_parquet,
+    over_decoded_limit,
+)
 
 _READ_BLOCK = 1 << 20
+_ROWS_AT_ONCE = 256  # Parquet and Arrow rows made Python objects at once
 _WHITE_SPACE = re.compile(r"[ \t\r\n]*")
 # Python's csv module refuses a field over 128 KiB; pyarrow's reader, which reads the same files as tables, takes one
 # up to the 2 GiB an Arrow string holds.
@@ -39,7 +48,7 @@ def iter_rows(
     offset = 0
     for file in data_files(path, split=split):
         last = 0
-        for last, row in _ROW_READERS[file_format(file)](file, max(1, start - offset), limits):
+        for last, row in _ROW_READERS[content_format(file)](file, max(1, start - offset), limits):
             yield offset + last, RowProblem(offset + last, row.message) if isinstance(row, RowProblem) else row
         offset += last or _last_row_number(file, limits)
 
@@ -99,7 +108,7 @@ class _JsonArrayReader:
                 raise DatasetFileError(f"{self.path.name} is not valid JSON: the file is empty")
             if first != "[":
                 raise DatasetFileError(
-                    f"{self.path.name} must hold a JSON array of objects (use .jsonl for one object per line)"
+                    f"{self.path.name} must hold a JSON array of objects or JSON Lines (one object per line)"
                 )
             self._position += 1
             if self._peek() == "]":
@@ -166,16 +175,43 @@ def _parquet_rows(
     path: Path, start: int = 1, limits: ReadLimits = DEFAULT_LIMITS
 ) -> Iterator[tuple[int, dict[str, Any] | RowProblem]]:
     parquet = open_parquet(path, limits)
+    decoded = _DecodedCount(path, limits)
     number = 0
     for group in range(parquet.num_row_groups):
         size = parquet.metadata.row_group(group).num_rows
         if number + size < start:
             number += size  # a whole row group before the start is never decoded
             continue
-        for row in parquet.read_row_group(group).to_pylist():
-            number += 1
-            if number >= start:
-                yield number, row
+        try:
+            table = parquet.read_row_group(group)
+        except MemoryError:  # out of the decoding worker's memory: its limit, not a corrupt file
+            raise
+        except Exception as error:  # a footer that reads but data pages that do not
+            raise DatasetFileError(f"{path.name} is not a readable Parquet file: {error}") from None
+        yield from _sliced_rows(decoded.counted(table), number, start)
+        number += size
+
+
+def _sliced_rows(data, number: int, start: int) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The rows of a table or batch after row `number`, from `start` on: made Python objects a slice at a time, so
+    a reader stopping after a page holds no more than a slice of them."""
+    first = max(0, start - number - 1)
+    for offset in range(first, data.num_rows, _ROWS_AT_ONCE):
+        yield from enumerate(data.slice(offset, _ROWS_AT_ONCE).to_pylist(), start=number + offset + 1)
+
+
+class _DecodedCount:
+    """Bytes decoded so far, each row group or batch counted before a row of it is made Python objects
+    (datafiles/limits.py `decoded_bytes`)."""
+
+    def __init__(self, path: Path, limits: ReadLimits):
+        self.path, self.limits, self.total = path, limits, 0
+
+    def counted(self, data):
+        self.total += decoded_bytes(data)
+        if self.total > self.limits.max_decoded_bytes:
+            raise over_decoded_limit(self.path.name, self.limits)
+        return data
 
 
 def _csv_rows(
@@ -184,7 +220,7 @@ def _csv_rows(
     """Data records after the header, numbered from 1; blank lines are no records (pyarrow's reader skips them too)."""
     with open(path, "rb") as handle:
         records = _csv_records(handle, path)
-        header = _csv_header(next(records, None), path)
+        header = _csv_header(next(records, None), path, limits)
         for number, fields in enumerate(records, start=1):
             if number < start:
                 continue
@@ -198,10 +234,10 @@ def _csv_rows(
                 yield number, dict(zip(header, fields, strict=True))
 
 
-def csv_header(path: Path) -> list[str]:
+def csv_header(path: Path, limits: ReadLimits = DEFAULT_LIMITS) -> list[str]:
     """The column names a CSV file's first record gives, refused when they cannot name a row's fields."""
     with open(path, "rb") as handle:
-        return _csv_header(next(_csv_records(handle, path), None), path)
+        return _csv_header(next(_csv_records(handle, path), None), path, limits)
 
 
 def _csv_records(handle, path: Path) -> Iterator[list[str]]:
@@ -215,9 +251,16 @@ def _csv_records(handle, path: Path) -> Iterator[list[str]]:
         raise DatasetFileError(f"{path.name} is not a readable CSV file: {error}") from None
 
 
-def _csv_header(header: list[str] | None, path: Path) -> list[str]:
+def _csv_header(header: list[str] | None, path: Path, limits: ReadLimits) -> list[str]:
+    """Checked before a row is read: a header of many columns makes every row a dictionary of as many keys (a
+    1 MB header of 100,000 columns cost hundreds of MB and seconds per read)."""
     if header is None:
         raise DatasetFileError(f"{path.name} is empty: a CSV file starts with a header row naming its columns")
+    if len(header) > limits.max_csv_columns:
+        raise OverLimitError(
+            f"{path.name} has {len(header)} columns, over the limit of {limits.max_csv_columns} "
+            f"(PLATFORM_MAX_CSV_COLUMNS)"
+        )
     if any(_NOT_UTF8.search(name) for name in header):
         raise DatasetFileError(f"{path.name}: the header row is not valid UTF-8")
     if len(set(header)) < len(header):
@@ -230,15 +273,14 @@ def _arrow_rows(
     path: Path, start: int = 1, limits: ReadLimits = DEFAULT_LIMITS
 ) -> Iterator[tuple[int, dict[str, Any] | RowProblem]]:
     reader = open_arrow(path, limits)
+    decoded = _DecodedCount(path, limits)
     number = 0
     while (batch := _next_batch(reader, path)) is not None:
         if number + batch.num_rows < start:
             number += batch.num_rows  # zero-copy from the mapped file: a batch before the start is never converted
             continue
-        for row in batch.to_pylist():
-            number += 1
-            if number >= start:
-                yield number, row
+        yield from _sliced_rows(decoded.counted(batch), number, start)
+        number += batch.num_rows
 
 
 def _next_batch(reader, path: Path):
@@ -246,6 +288,8 @@ def _next_batch(reader, path: Path):
         return reader.read_next_batch()
     except StopIteration:
         return None
+    except MemoryError:  # out of the decoding worker's memory: its limit, not a corrupt file
+        raise
     except Exception as error:  # metadata that reads but buffers that do not
         raise DatasetFileError(f"{path.name} is not a readable Arrow file: {error}") from None
 
@@ -260,7 +304,7 @@ _ROW_READERS = {
 
 
 def _last_row_number(file: Path, limits: ReadLimits = DEFAULT_LIMITS) -> int:
-    return max((number for number, _row in _ROW_READERS[file_format(file)](file, 1, limits)), default=0)
+    return max((number for number, _row in _ROW_READERS[content_format(file)](file, 1, limits)), default=0)
 
 
 def count_rows(path: Path, *, split: str | None = None) -> int:

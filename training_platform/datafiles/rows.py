@@ -42,7 +42,8 @@ def sample_rows(table: DatasetTable) -> list[dict[str, Any]]:
 def apply_format(table: DatasetTable, data_format: DataFormat, kind: str) -> DatasetTable:
     """The table's rows in the platform's shape; rows its preset cannot read join the table's problems."""
     if not row_wise(data_format):
-        table.frame = apply_field_mapping(table.frame, data_format.field_mapping)
+        kept = table.frame.drop(data_format.drop_columns, strict=False)
+        table.frame = apply_field_mapping(kept, data_format.field_mapping)
         return table
     rows, numbers, problems = [], [], list(table.problems)
     for number, row in zip(table.frame[ROW].to_list(), sample_rows(table), strict=True):

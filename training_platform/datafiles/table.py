@@ -26,8 +26,15 @@ import pyarrow as pa
 from training_platform.datafiles.depth import has_deep_line
 from training_platform.datafiles.errors import DatasetFileError, RowProblem
 from training_platform.datafiles.kinds import KIND_FIELDS
-from training_platform.datafiles.layout import data_files, file_format
-from training_platform.datafiles.limits import DEFAULT_LIMITS, ReadLimits, open_arrow, open_parquet
+from training_platform.datafiles.layout import content_format, data_files
+from training_platform.datafiles.limits import (
+    DEFAULT_LIMITS,
+    ReadLimits,
+    decoded_bytes,
+    open_arrow,
+    open_parquet,
+    over_decoded_limit,
+)
 from training_platform.datafiles.readers import csv_header, iter_rows
 
 ROW = "__row__"  # 1-based row number in the file (line number for JSON Lines), kept through every filter
@@ -66,7 +73,7 @@ def load_table(path: Path, limits: ReadLimits = DEFAULT_LIMITS, *, split: str | 
 
 
 def _load_file(path: Path, limits: ReadLimits) -> DatasetTable:
-    kind = file_format(path)
+    kind = content_format(path)
     if kind == "parquet":
         return _numbered(_read_parquet(path, limits))
     if kind == "arrow":
@@ -84,30 +91,54 @@ def _read_parquet(path: Path, limits: ReadLimits) -> pa.Table:
     groups, decoded = [], 0
     try:
         for index in range(parquet.num_row_groups):
-            groups.append(parquet.read_row_group(index))
-            # The metadata is the file's own word: what it really decodes to is counted as well.
-            decoded += groups[-1].nbytes
+            group = parquet.read_row_group(index)
+            # The metadata is the file's own word: what it really decodes to is counted as well, dictionaries
+            # expanded only once they are within the limit.
+            decoded += decoded_bytes(group)
             if decoded > limits.max_decoded_bytes:
-                raise _over_limit(path, limits)
+                raise over_decoded_limit(path.name, limits)
+            groups.append(_without_dictionaries(group))
         return pa.concat_tables(groups) if groups else parquet.schema_arrow.empty_table()
     except DatasetFileError:
+        raise
+    except MemoryError:  # out of the decoding worker's memory: its limit, not a corrupt file
         raise
     except Exception as error:  # a footer that reads but data pages that do not
         raise DatasetFileError(f"{path.name} is not a readable Parquet file: {error}") from None
 
 
-def _over_limit(path: Path, limits: ReadLimits) -> DatasetFileError:
-    return DatasetFileError(
-        f"{path.name} decodes to more than the limit of {limits.max_decoded_bytes} bytes (PLATFORM_MAX_DECODED_BYTES)"
-    )
+def _without_dictionaries(table: pa.Table) -> pa.Table:
+    """Dictionary columns (open_parquet reads them so, to count them first) as plain ones, as the file means them."""
+    fields = [
+        field.with_type(field.type.value_type) if pa.types.is_dictionary(field.type) else field
+        for field in table.schema
+    ]
+    return table.cast(pa.schema(fields, table.schema.metadata)) if fields != list(table.schema) else table
 
 
 def _read_arrow(path: Path, limits: ReadLimits) -> pa.Table:
     reader = open_arrow(path, limits)
+    batches, decoded = [], 0
     try:
-        return reader.read_all()
+        while (batch := _next_batch(reader)) is not None:
+            decoded += decoded_bytes(batch)
+            if decoded > limits.max_decoded_bytes:
+                raise over_decoded_limit(path.name, limits)
+            batches.append(batch)
+        return pa.Table.from_batches(batches, reader.schema)
+    except DatasetFileError:
+        raise
+    except MemoryError:  # out of the decoding worker's memory: its limit, not a corrupt file
+        raise
     except Exception as error:  # metadata that reads but buffers that do not
         raise DatasetFileError(f"{path.name} is not a readable Arrow file: {error}") from None
+
+
+def _next_batch(reader):
+    try:
+        return reader.read_next_batch()
+    except StopIteration:
+        return None
 
 
 def _arrow_csv(path: Path, limits: ReadLimits) -> DatasetTable | None:
@@ -115,7 +146,7 @@ def _arrow_csv(path: Path, limits: ReadLimits) -> DatasetTable | None:
     alike: quoted values may span lines, blank lines are no records, nothing is read as missing."""
     import pyarrow.csv as pa_csv
 
-    header = csv_header(path)
+    header = csv_header(path, limits)
     batches, decoded = [], 0
     try:
         reader = pa_csv.open_csv(
@@ -129,7 +160,7 @@ def _arrow_csv(path: Path, limits: ReadLimits) -> DatasetTable | None:
         for batch in reader:
             decoded += batch.nbytes
             if decoded > limits.max_decoded_bytes:
-                raise _over_limit(path, limits)
+                raise over_decoded_limit(path.name, limits)
             batches.append(batch)
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         return None

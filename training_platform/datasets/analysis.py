@@ -11,20 +11,20 @@ import uuid
 from pathlib import Path
 
 from training_platform.common.progress import ProgressCallback
-from training_platform.datafiles.formats import schema_for
-from training_platform.datasets.audit import AuditOptions, AuditReport, audit_table
+from training_platform.datasets.audit import AuditOptions, AuditReport, add_semantic_duplicates
+from training_platform.datasets.decoding import compute_stats, run_audit
 from training_platform.datasets.reading import DatasetReader, data_format_of
 from training_platform.datasets.schemas import AuditTaskRead
 from training_platform.datasets.semantic import SemanticSearch
-from training_platform.datasets.stats import DatasetStats, dataset_stats, label_fields_of, unread_columns
+from training_platform.datasets.stats import DatasetStats, unread_columns
 from training_platform.datasets.storage import DatasetStorage
-from training_platform.datasets.tokens import token_counter
 from training_platform.db.tables import DatasetTask, RegisteredDataset
-from training_platform.errors import NotFoundError
+from training_platform.errors import ConflictError, NotFoundError
 from training_platform.tasks import TaskRunner
 
 PREVIEW_FINDINGS = 50
 PREVIEW_ROWS = 20
+_DECODING_SHARE = 0.35  # of a semantic audit's progress, the rest the embedding's
 
 
 class DatasetAnalysis:
@@ -35,27 +35,46 @@ class DatasetAnalysis:
         self.tasks = tasks
 
     def stats(self, dataset: RegisteredDataset, tokenizer: str | None, bins: int) -> DatasetStats:
-        table = self.reader.table(dataset)
-        labels = label_fields_of(table, dataset.label_fields)
-        return dataset_stats(table, dataset.kind, labels, token_counter(self.reader.tokenizer_path(tokenizer)), bins)
+        path = self.reader.tokenizer_path(tokenizer)
+        return self.reader.decode(
+            dataset,
+            compute_stats,
+            data_format_of(dataset),
+            dataset.kind,
+            dataset.label_fields,
+            path,
+            bins,
+            what="computing the statistics" + (f" with the tokenizer {path}" if path else ""),
+        )
 
     def start_audit(self, dataset: RegisteredDataset, options: AuditOptions) -> DatasetTask:
-        counter = token_counter(self.reader.tokenizer_path(options.tokenizer))  # a bad tokenizer is refused now
+        """The audit runs in the decoding worker, its progress relayed; a semantic audit's embedding, which needs
+        the server's model, then runs here on the prompts the worker sent back."""
+        tokenizer = self.reader.check_tokenizer(options.tokenizer)  # a bad tokenizer is refused now
 
         def work(progress: ProgressCallback) -> dict:
-            table = self.reader.table(dataset)
-            semantic = self.semantic.index_of(dataset) if options.semantic else None
             unused = unread_columns(dataset.columns, data_format_of(dataset), dataset.kind, dataset.label_fields)
-            report = audit_table(
-                table,
+            # The embedding is most of a semantic audit's time (audit.py's weights).
+            decoding_share = _DECODING_SHARE if options.semantic else 1.0
+            report, texts = self.reader.decode(
+                dataset,
+                run_audit,
+                data_format_of(dataset),
                 dataset.kind,
-                schema_for(dataset.kind),
                 options,
-                counter,
-                semantic,
-                progress,
-                unused_columns=unused,
+                tokenizer,
+                unused,
+                what="auditing",
+                progress=lambda fraction, message: progress(fraction * decoding_share, message),
             )
+            if texts is not None:
+                report = add_semantic_duplicates(
+                    report,
+                    texts,
+                    self.semantic.index_of(dataset),
+                    options.semantic_threshold,
+                    lambda fraction, message: progress(decoding_share + (1 - decoding_share) * fraction, message),
+                )
             return self._store_audit(report)
 
         return self.tasks.submit(dataset.id, "audit", options.model_dump(), work)
@@ -73,6 +92,17 @@ class DatasetAnalysis:
             read.findings_total = len(report.findings)
         return read
 
+    def forget_audits(self, dataset: RegisteredDataset) -> None:
+        """The dataset's audits and their reports are deleted when its format changed: their findings (rows that do
+        not fit the format, unused columns, lengths) described rows the dataset no longer reads that way."""
+        if self.tasks.unfinished(dataset.id, "audit"):
+            raise ConflictError(
+                f"dataset '{dataset.name}' is being audited: change its format once the audit has finished"
+            )
+        for task in self.tasks.delete_finished(dataset.id, "audit"):
+            if task.result and "report" in task.result:
+                self.storage.report_path(task.result["report"]).unlink(missing_ok=True)
+
     def report_path(self, report_id: str) -> Path:
         """An audit's report, or the rows a registration refused (registration.py), by its id."""
         path = self.storage.report_path(report_id)
@@ -86,6 +116,7 @@ class DatasetAnalysis:
         return {
             "report": report_id,
             "summary": report.summary,
+            "unused_columns": report.unused_columns,
             "checks": report.checks,
             "findings": len(report.findings),
         }

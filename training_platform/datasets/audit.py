@@ -40,13 +40,19 @@ _EMPTY_PREFIXES = ("missing required field '", "field '")
 # Texts of (nearly) one length would otherwise make any other length an outlier: the fences stay at least
 # a factor e^(3·0.25) ≈ 2.1 beyond the quartiles.
 _MIN_LOG_SPREAD = 0.25
+# Cosine similarity of two prompts' embeddings from which they are semantic duplicates: measured on paraphrase and
+# related-but-different pairs (benchmarks/datasets/paraphrases.py; the pairs, precision and recall in
+# docs/datasets.md), the highest threshold with the best precision and recall there.
+SEMANTIC_THRESHOLD = 0.8
 
 
 class AuditOptions(BaseModel):
     near_duplicates: bool = Field(default=True, description="Look for near-duplicate prompts (MinHash).")
     near_threshold: float = Field(default=0.8, gt=0, le=1, description="Jaccard similarity of word bigrams.")
     semantic: bool = Field(default=False, description="Look for semantic duplicates (embeds every prompt).")
-    semantic_threshold: float = Field(default=0.9, gt=0, le=1, description="Cosine similarity of embeddings.")
+    semantic_threshold: float = Field(
+        default=SEMANTIC_THRESHOLD, gt=0, le=1, description="Cosine similarity of embeddings."
+    )
     tokenizer: str | None = Field(
         default=None, max_length=4096, description="Model or tokenizer directory, or a registered model."
     )
@@ -75,8 +81,9 @@ class AuditReport(BaseModel):
     num_rows: int
     tokenizer: str
     checks: list[str]
-    summary: dict[str, int]  # rows found per finding kind
+    summary: dict[str, int]  # rows found per finding kind; for unused columns, how many columns
     findings: list[Finding]
+    unused_columns: list[str] = []  # nothing reads them in the dataset's format
 
 
 def _count(rows: int) -> str:
@@ -119,7 +126,7 @@ class _Shape:
 
 
 def _is_text(value: Any) -> bool:
-    # A number counts as its text, as in the platform's text fields (datafiles/presets.py, `_text_value`).
+    # A label or verl's `ability` may be a number: it is counted, or sent to verl, as its text.
     return isinstance(value, (str, int, float)) and not isinstance(value, bool)
 
 
@@ -316,6 +323,26 @@ def semantic_duplicates(
     return findings
 
 
+def add_semantic_duplicates(
+    report: AuditReport, texts: pl.DataFrame, index: SemanticIndex, threshold: float, progress: ProgressCallback
+) -> AuditReport:
+    """The report of an audit run without its semantic check (in the decoding worker, datasets/decoding.py), with
+    it: the groups of prompts the exact and near duplicates do not already explain."""
+    grouped = [finding for finding in report.findings if finding.kind in ("exact_duplicate", "near_duplicate")]
+    found = semantic_duplicates(texts, index, threshold, grouped, progress)
+    summary = dict(report.summary)
+    for finding in found:
+        summary[finding.kind] = summary.get(finding.kind, 0) + len(finding.rows)
+    progress(1.0, "done")
+    return report.model_copy(
+        update={
+            "findings": report.findings + found,
+            "checks": [*report.checks, f"semantic duplicates (cosine ≥ {threshold})"],
+            "summary": summary,
+        }
+    )
+
+
 def length_outliers(
     texts: pl.DataFrame, counter: TokenCounter, options: AuditOptions, fields: list[str]
 ) -> list[Finding]:
@@ -416,9 +443,17 @@ def audit_table(
     findings += duplicates + lengths + unused_column_findings(unused_columns)
     summary: dict[str, int] = {}
     for finding in findings:
-        if finding.rows:  # rows per kind: unused columns name no row
+        if finding.rows:  # rows per kind: unused columns name no row, and are counted as columns below
             summary[finding.kind] = summary.get(finding.kind, 0) + len(finding.rows)
+    if unused_columns:
+        summary["unused_column"] = len(unused_columns)
     progress(1.0, "done")
     return AuditReport(
-        kind=kind, num_rows=table.num_rows, tokenizer=counter.name, checks=checks, summary=summary, findings=findings
+        kind=kind,
+        num_rows=table.num_rows,
+        tokenizer=counter.name,
+        checks=checks,
+        summary=summary,
+        findings=findings,
+        unused_columns=list(unused_columns),
     )

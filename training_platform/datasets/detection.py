@@ -4,15 +4,25 @@ rows fit.
 The platform's own fields win when every row fits them: nothing is detected. Else the one preset every row fits
 is chosen, and never a guess between several: when none or several fit, the rows stay in the platform's fields,
 their problems said row by row, with why no preset was chosen when no row fits the platform's fields either.
+Only a format that reads every key of the field mapping is a candidate (LLaMA-Factory's `query` is read by the
+alpaca preset, not by the platform's own fields), and a key no format reads is refused (datafiles/presets.py
+`mapping_problems`); so are files whose columns mean what the platform does not train (datafiles/meaning.py).
 """
+
+from collections.abc import Sequence
+from typing import Any
 
 from training_platform.contract.data import DataFormat
 from training_platform.datafiles.errors import RowProblem
 from training_platform.datafiles.formats import row_problem, schema_for
+from training_platform.datafiles.meaning import KTO_LABEL, MEDIA_COLUMNS, meaning_problems
 from training_platform.datafiles.presets import (
     Detection,
     RowFormatError,
+    candidate_formats,
     detect_presets,
+    format_reads_key,
+    mapping_problems,
     no_preset_fits_message,
     normalise_row,
     preset_problem,
@@ -28,24 +38,74 @@ from training_platform.rewards import RewardSpec
 DETECTION_ROWS = 100  # the rows a format is detected from
 
 
-def requested_format(table: DatasetTable, kind: str, fields: DatasetFields) -> tuple[DataFormat, str | None]:
+def requested_format(
+    table: DatasetTable, kind: str, fields: DatasetFields, field: str = "file"
+) -> tuple[DataFormat, str | None]:
     """The format the request names; for "auto", the platform's own when the first rows fit it, else the one
     preset they fit. When none or several do, the platform's own, with why no preset was chosen (said next to
-    the rows' own problems)."""
+    the rows' own problems). Refused: a file whose columns the platform cannot train as they mean, a mapping key
+    the format does not read (`field` names the file in the refusal)."""
     chosen = None if fields.preset in ("auto", "platform") else fields.preset
-    data_format = DataFormat(preset=chosen, field_mapping=fields.field_mapping, tags=fields.tags, split=fields.split)
+    data_format = DataFormat(
+        preset=chosen,
+        field_mapping=fields.field_mapping,
+        tags=fields.tags,
+        split=fields.split,
+        drop_columns=fields.drop_columns,
+    )
     if problem := preset_problem(data_format, kind):
         raise InvalidInputError([FieldError("preset", problem)])
+    kept = [name for name in table.columns if name not in fields.drop_columns]
+    labels = table.frame[KTO_LABEL].drop_nulls().head(DETECTION_ROWS).to_list() if KTO_LABEL in kept else []
+    asked = "auto" if fields.preset == "auto" else chosen
+    refuse_unreadable(kept, labels, kind, data_format, fields.label_fields, asked, field)
     if fields.preset != "auto":
         return data_format, None
     sample = DatasetTable(table.frame.head(DETECTION_ROWS), [], min(table.num_rows, DETECTION_ROWS))
     data_format, detection = choose_format(sample_rows(sample), kind, data_format)
+    if unread := _unread_keys(data_format, kind, fields.label_fields):
+        why = _no_preset(detection) or "the rows fit no format that reads it"
+        raise InvalidInputError([FieldError(f"field_mapping.{key}", why) for key in unread])
     return data_format, _no_preset(detection)
 
 
+def refuse_unreadable(
+    columns: Sequence[str],
+    label_values: list[Any],
+    kind: str,
+    data_format: DataFormat,
+    label_fields: Sequence[str],
+    preset: str | None,
+    field: str = "file",
+) -> None:
+    """Refused with the reasons: columns the platform cannot train as they mean, mapping keys the format (`preset`:
+    a preset, None for the platform's own, or "auto" for any) does not read. A label field may be mapped too."""
+    problems = meaning_problems(columns, label_values, kind, data_format.field_mapping, field)
+    keys = {k: v for k, v in data_format.field_mapping.items() if k not in MEDIA_COLUMNS and k not in label_fields}
+    formats = candidate_formats(kind) if preset == "auto" else [preset]
+    problems += [
+        (f"field_mapping.{key}" if key else "field_mapping", why) for key, why in mapping_problems(keys, formats, kind)
+    ]
+    if problems:
+        raise InvalidInputError([FieldError(name, message) for name, message in problems])
+
+
+def _unread_keys(data_format: DataFormat, kind: str, label_fields: Sequence[str]) -> list[str]:
+    return [
+        key
+        for key in data_format.field_mapping
+        if key not in label_fields and not format_reads_key(data_format.preset, key, kind)
+    ]
+
+
 def detect(request: DetectRequest) -> DetectResult:
-    """The format a file's first rows would register with, and those rows as the engines would receive them."""
-    base = DataFormat(field_mapping=request.field_mapping, tags=request.tags)
+    """The format a file's first rows would register with, and those rows as the engines would receive them.
+    What registration would refuse (datafiles/meaning.py, an unknown mapping key) is refused here too."""
+    base = DataFormat(field_mapping=request.field_mapping, tags=request.tags, drop_columns=request.drop_columns)
+    columns = list(dict.fromkeys(name for row in request.rows for name in row))
+    kept = [name for name in columns if name not in request.drop_columns]
+    labels = [row[KTO_LABEL] for row in request.rows if row.get(KTO_LABEL) is not None]
+    refuse_unreadable(kept, labels, request.kind, base, [], "auto", "rows")
     data_format, detection = choose_format(request.rows, request.kind, base)
     rows = []
     for number, row in enumerate(request.rows, start=1):
@@ -53,7 +113,6 @@ def detect(request: DetectRequest) -> DetectResult:
             rows.append(row_out(number, normalise_row(row, data_format, request.kind)))
         except RowFormatError as error:
             rows.append(row_out(number, RowProblem(number, str(error))))
-    columns = list(dict.fromkeys(name for row in request.rows for name in row))
     return DetectResult(
         preset=data_format.preset,
         detected=detection is None or detection.detected is not None,
@@ -67,11 +126,14 @@ def detect(request: DetectRequest) -> DetectResult:
 def choose_format(rows: list[dict], kind: str, base: DataFormat) -> tuple[DataFormat, Detection | None]:
     """The platform's own fields when every row fits them (no detection needed); else the one preset every row
     fits, with the detection; else the platform's own, with the detection that says why no preset was chosen when
-    no row fits the platform's fields either (when some do, the others are rows with problems, said row by row)."""
-    fitting = sum(_fits(row, base, kind) for row in rows)
+    no row fits the platform's fields either (when some do, the others are rows with problems, said row by row).
+    A mapping key the platform reads (`prompt`) is read in LLaMA-Factory's sense (alpaca's `instruction`) only
+    when no row fits the platform's fields."""
+    platform_reads = all(format_reads_key(None, key, kind) for key in base.field_mapping)
+    fitting = sum(_fits(row, base, kind) for row in rows) if platform_reads else 0
     if fitting == len(rows):
         return base, None
-    detection = detect_presets(rows, kind, base)
+    detection = detect_presets(rows, kind, base, aliases=fitting == 0)
     if detection.detected is None:
         return base, None if fitting else detection
     return base.model_copy(update={"preset": detection.detected}), detection

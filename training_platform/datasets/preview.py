@@ -9,17 +9,20 @@ truncated to `max_length` keeping the start:
   each after the shared prompt, carry it.
 - RL kinds learn from generated completions, so no token of the data carries the loss; the prompt is shown as
   the model receives it (with the generation prompt).
+The preview warns when the model's chat template does not render the row's tools or tool calls
+(engines/templates.py).
 tests/datasets/test_loss_mask.py builds the real trainers (and verl's SFT dataset) and compares token for token.
 """
 
 from itertools import groupby
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from training_platform.contract.data import LossTurns
 from training_platform.contract.params import Algorithm
 from training_platform.datafiles.errors import RowProblem
+from training_platform.engines.templates import template_drops
 
 
 class RowOut(BaseModel):
@@ -64,6 +67,10 @@ class LossPreview(BaseModel):
     max_length: int
     train_on: LossTurns
     sequences: list[Sequence]
+    # engines/templates.py: a template that drops them trains a tool-call turn as an empty reply.
+    warnings: list[str] = Field(
+        default_factory=list, description="The row's tools and tool calls the model's chat template does not render."
+    )
 
 
 def row_out(number: int, row: dict[str, Any] | RowProblem) -> RowOut:
@@ -173,4 +180,5 @@ def loss_preview(
         max_length=max_length,
         train_on=train_on,
         sequences=sequences,
+        warnings=template_drops(tokenizer, row),
     )

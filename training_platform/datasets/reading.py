@@ -2,36 +2,44 @@
 one row's loss preview.
 
 Files are read only from under the data roots (common/paths.py), checked again at each read of a registered path
-(a link may have been swapped since), and within the read limits (datafiles/limits.py: ReadLimits). Rows reach
+(a link may have been swapped since), and decoded only in the decoding worker (datasets/decoding.py), within the
+read limits (datafiles/limits.py: ReadLimits) and the worker's (common/worker.py). Rows reach
 the platform's shape through the format the dataset was registered with (`data_format_of`), unless a caller
 names another.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any, TypeVar
 
 from training_platform.common.paths import OUTSIDE_ROOTS, checked_path
+from training_platform.common.worker import Worker
 from training_platform.contract.data import DataFormat, LossTurns, ShareGptTags
 from training_platform.contract.params import Algorithm, parse_params
-from training_platform.datafiles.errors import DatasetFileError, RowProblem
+from training_platform.datafiles.errors import DatasetFileError, OverLimitError
 from training_platform.datafiles.layout import checked_data_path
 from training_platform.datafiles.limits import ReadLimits
-from training_platform.datafiles.presets import RowFormatError, normalise_row
-from training_platform.datafiles.readers import iter_rows
-from training_platform.datafiles.rows import apply_format
-from training_platform.datafiles.table import DatasetTable, load_table
-from training_platform.datasets.preview import LossPreview, RowsPage, loss_preview, row_out
-from training_platform.datasets.tokens import load_tokenizer
+from training_platform.datafiles.table import DatasetTable
+from training_platform.datasets.decoding import Source, check_tokenizer, preview_row, read_table, rows_page
+from training_platform.datasets.preview import LossPreview, RowsPage
 from training_platform.db.tables import RegisteredDataset
 from training_platform.errors import ConflictError, FieldError, InvalidInputError, NotFoundError
 from training_platform.models.service import ModelService
 
+T = TypeVar("T")
+
 
 class DatasetReader:
-    def __init__(self, models: ModelService, path_roots: Sequence[Path], limits: ReadLimits):
+    """Every read of a file's rows, or of a tokenizer, runs in the decoding worker (datasets/decoding.py)."""
+
+    def __init__(
+        self, models: ModelService, path_roots: Sequence[Path], limits: ReadLimits, worker: Worker, previews: Worker
+    ):
         self.models = models
         self.path_roots = path_roots
         self.limits = limits
+        self.worker = worker
+        self.previews = previews  # the decoding worker with transformers and TRL loaded (decoding.py)
 
     def stored_path(self, dataset: RegisteredDataset) -> Path:
         """A registered dataset's path, still under the data roots (the roots, or a link, may have changed)."""
@@ -42,31 +50,47 @@ class DatasetReader:
                 f"dataset '{dataset.name}' cannot be read any more: its path is {OUTSIDE_ROOTS}"
             ) from None
 
-    def raw_table(self, dataset: RegisteredDataset) -> DatasetTable:
-        """The rows as the file has them."""
-        path = self.stored_path(dataset)
+    def source(self, dataset: RegisteredDataset) -> Source:
+        return Source(self.stored_path(dataset), self.limits, dataset.split)
+
+    def decode(
+        self,
+        dataset: RegisteredDataset,
+        function: Callable[..., T],
+        *args: Any,
+        what: str,
+        worker: Worker | None = None,
+        **kwargs,
+    ) -> T:
+        """`function(source, *args)` run in the decoding worker (or `worker`) on the dataset's file; a file that no
+        longer reads is a conflict, a file over a limit (the worker's or a read limit) refused naming the setting."""
         try:
-            return load_table(path, self.limits, split=dataset.split)
+            return (worker or self.worker).run(
+                function,
+                self.source(dataset),
+                *args,
+                field="dataset",
+                what=f"{what} of dataset '{dataset.name}'",
+                **kwargs,
+            )
+        except OverLimitError as error:
+            raise InvalidInputError([FieldError("dataset", str(error))]) from None
         except DatasetFileError as error:
             raise ConflictError(f"dataset '{dataset.name}' cannot be read any more: {error}") from None
 
+    def raw_table(self, dataset: RegisteredDataset) -> DatasetTable:
+        """The rows as the file has them."""
+        return self.decode(dataset, read_table, None, dataset.kind, what="reading the rows").table()
+
     def table(self, dataset: RegisteredDataset, data_format: DataFormat | None = None) -> DatasetTable:
         """The rows in the platform's shape, through the dataset's format (or `data_format`)."""
-        return apply_format(self.raw_table(dataset), data_format or data_format_of(dataset), dataset.kind)
+        data_format = data_format or data_format_of(dataset)
+        return self.decode(dataset, read_table, data_format, dataset.kind, what="reading the rows").table()
 
     def rows(self, dataset: RegisteredDataset, offset: int, limit: int, normalised: bool = False) -> RowsPage:
         """Rows as the file has them, or (`normalised`) in the platform's shape, as the engines receive them."""
-        data_format = data_format_of(dataset)
-        found = []
-        for number, row in iter_rows(self.stored_path(dataset), offset + 1, self.limits, split=dataset.split):
-            if normalised and not isinstance(row, RowProblem):
-                try:
-                    row = normalise_row(row, data_format, dataset.kind)
-                except RowFormatError as error:
-                    row = RowProblem(number, str(error))
-            found.append(row_out(number, row))
-            if len(found) == limit:
-                break
+        data_format = data_format_of(dataset) if normalised else None
+        found = self.decode(dataset, rows_page, offset, limit, data_format, dataset.kind, what="reading rows")
         return RowsPage(total=dataset.num_rows, offset=offset, rows=found)
 
     def preview(
@@ -77,28 +101,51 @@ class DatasetReader:
         max_length: int | None,
         train_on: LossTurns = "all_assistant",
     ) -> LossPreview:
-        found = next(iter_rows(self.stored_path(dataset), row, self.limits, split=dataset.split), None)
-        if found is None or found[0] != row:
-            raise NotFoundError(f"dataset '{dataset.name}' has no row {row} (rows are numbered from 1)")
-        if isinstance(found[1], RowProblem):
-            raise InvalidInputError([FieldError("row", found[1].message, row=row)])
-        try:
-            platform_row = normalise_row(found[1], data_format_of(dataset), dataset.kind)
-        except RowFormatError as error:
-            raise InvalidInputError([FieldError("row", str(error), row=row)]) from None
         path = self.tokenizer_path(tokenizer)
         length = max_length or _default_max_length(dataset.kind)
-        return loss_preview(row, platform_row, dataset.kind, load_tokenizer(path), path, length, train_on)
+        found = self.decode(
+            dataset,
+            preview_row,
+            row,
+            data_format_of(dataset),
+            dataset.kind,
+            path,
+            length,
+            train_on,
+            what=f"previewing row {row} with the tokenizer {path}",
+            worker=self.previews,
+        )
+        if found is None:
+            raise NotFoundError(f"dataset '{dataset.name}' has no row {row} (rows are numbered from 1)")
+        return found
 
     def tokenizer_path(self, tokenizer: str | None) -> str | None:
-        """A registered model's directory, or the path as given; under the data roots either way."""
+        """A tokenizer is a model's: a registered model (its name or id), or a model folder (one holding the
+        config.json every model has) under the data roots; it is parsed only in the decoding worker."""
         if not tokenizer:
             return None
         try:
             path = self.models.get(tokenizer).path
         except NotFoundError:
             path = tokenizer
-        return str(checked_path(path, self.path_roots, "tokenizer"))
+        checked = checked_path(path, self.path_roots, "tokenizer")
+        if not (checked / "config.json").is_file():
+            raise InvalidInputError(
+                [
+                    FieldError(
+                        "tokenizer",
+                        f"{tokenizer} is neither a registered model nor a model folder (a folder with config.json)",
+                    )
+                ]
+            )
+        return str(checked)
+
+    def check_tokenizer(self, tokenizer: str | None) -> str | None:
+        """The tokenizer's path once the worker has loaded it: a bad one is refused before work starts with it."""
+        path = self.tokenizer_path(tokenizer)
+        if path is not None:
+            self.worker.run(check_tokenizer, path, field="tokenizer", what=f"loading the tokenizer {path}")
+        return path
 
 
 def data_format_of(dataset: RegisteredDataset) -> DataFormat:
@@ -108,6 +155,7 @@ def data_format_of(dataset: RegisteredDataset) -> DataFormat:
         field_mapping=dataset.field_mapping,
         tags=ShareGptTags.model_validate(dataset.tags or {}),
         split=dataset.split,
+        drop_columns=dataset.dropped_columns,
     )
 
 

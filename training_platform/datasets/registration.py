@@ -9,19 +9,22 @@ content: a file whose hash a dataset already has is refused, naming that dataset
 
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
 
 from training_platform.common.changes import Change, report
+from training_platform.common.worker import Worker
 from training_platform.contract.data import ShareGptTags
 from training_platform.datafiles.errors import DatasetFileError, RowProblem
 from training_platform.datafiles.formats import row_problem_errors, schema_for, validate_table
 from training_platform.datafiles.layout import checked_data_path, data_files, dataset_format, dataset_splits
 from training_platform.datafiles.limits import ReadLimits
 from training_platform.datafiles.rows import apply_format
-from training_platform.datafiles.table import ROW, DatasetTable, load_table
+from training_platform.datafiles.table import ROW
 from training_platform.datasets.convert import suffix_for, write_frame
+from training_platform.datasets.decoding import Source
 from training_platform.datasets.detection import requested_format
 from training_platform.datasets.schemas import DatasetFields, DatasetRegister, DatasetUpload
 from training_platform.datasets.storage import DatasetStorage, StagedUpload, content_hash, plain_file_name
@@ -40,19 +43,20 @@ class DatasetRegistration:
         error_limit: int,
         path_roots: Sequence[Path],
         limits: ReadLimits,
+        worker: Worker,
     ):
         self.store = store
         self.storage = storage
         self.error_limit = error_limit
         self.path_roots = path_roots
         self.limits = limits
+        self.worker = worker
 
     def register(self, request: DatasetRegister) -> RegisteredDataset:
         """A file or directory already on disk, registered where it is."""
         path = checked_data_path(request.path, self.path_roots, "path")
         self.check_name_free(request.name)
-        table = self._read(path, "path", split=request.split)
-        checked = self._check(table, request.kind, request, path.name, "path")
+        checked = self._inspect(path, request.kind, request, "path", path.name, split=request.split)
         dataset = RegisteredDataset(
             id=uuid.uuid4().hex,
             name=request.name,
@@ -83,8 +87,7 @@ class DatasetRegistration:
             raise InvalidInputError([FieldError("file", f"{request.filename} is empty (0 bytes)")])
         self.check_name_free(request.name)
         existing_hash = self._unique_hash(digest)
-        table = self._read(staged.path, "file", shown_as=request.filename)
-        checked = self._check(table, request.kind, request, request.filename, "file")
+        checked = self._inspect(staged.path, request.kind, request, "file", request.filename)
         dataset_id = uuid.uuid4().hex
         final = self.storage.final_path(dataset_id, request.filename)
         dataset = RegisteredDataset(
@@ -134,6 +137,7 @@ class DatasetRegistration:
                 field_mapping={} if platform_format else parent.field_mapping,
                 preset=None if platform_format else parent.preset,
                 tags=None if platform_format else parent.tags,
+                dropped_columns=[] if platform_format else parent.dropped_columns,
                 label_fields=parent.label_fields,
                 parent_id=parent.id,
                 lineage_id=parent.lineage_id,
@@ -165,38 +169,20 @@ class DatasetRegistration:
         listed = problems[: self.error_limit]
         return row_problem_errors(field, listed, num_rows, len(problems), f"{REPORT_ROUTE}/{report_id}")
 
-    def _read(self, path: Path, field: str, shown_as: str | None = None, split: str | None = None) -> DatasetTable:
-        try:
-            table = load_table(path, self.limits, split=split)
-        except DatasetFileError as error:
-            message = str(error).replace(path.name, shown_as) if shown_as else str(error)
-            raise InvalidInputError([FieldError(field, message)]) from None
-        if table.num_rows == 0:
-            raise InvalidInputError([FieldError(field, f"{shown_as or path.name} has no rows")])
-        return table
-
-    def _check(self, table: DatasetTable, kind: str, fields: DatasetFields, file_name: str, field: str) -> dict:
-        """Field configuration and rows checked, through the data format (a preset chosen when asked to detect one);
-        the values the dataset row gets from them."""
-        check_fields(table.columns, fields.field_mapping, fields.label_fields)
-        data_format, no_preset = requested_format(table, kind, fields)
-        raw_columns = table.columns
-        table = apply_format(table, data_format, kind)
-        problems = validate_table(table, schema_for(kind))
-        if problems and not fields.allow_invalid_rows:
-            errors = self.problem_errors(problems, table.num_rows, file_name, field)
-            raise InvalidInputError(errors + ([FieldError("preset", no_preset)] if no_preset else []))
-        return dict(
-            num_rows=table.num_rows,
-            num_invalid=len(problems),
-            columns=raw_columns,
-            field_mapping=fields.field_mapping,
-            preset=data_format.preset,
-            tags=None if data_format.tags == ShareGptTags() else data_format.tags.model_dump(),
-            split=fields.split,
-            label_fields=fields.label_fields,
-            description=fields.description,
+    def _inspect(
+        self, path: Path, kind: str, fields: DatasetFields, field: str, shown_as: str, split: str | None = None
+    ) -> dict:
+        """The file read and checked in the decoding worker (datasets/decoding.py); the values the dataset row gets,
+        or the rows that fail, reported."""
+        source = Source(path, self.limits, split)
+        inspection = self.worker.run(
+            inspect_file, source, kind, fields, field, shown_as, field=field, what=f"reading {shown_as}"
         )
+        if inspection.problems and not fields.allow_invalid_rows:
+            errors = self.problem_errors(inspection.problems, inspection.values["num_rows"], shown_as, field)
+            no_preset = inspection.no_preset
+            raise InvalidInputError(errors + ([FieldError("preset", no_preset)] if no_preset else []))
+        return inspection.values
 
     def _unique_hash(self, digest: str) -> str:
         if (existing := self.store.by_content_hash(digest)) is not None:
@@ -218,9 +204,53 @@ class DatasetRegistration:
         return dataset
 
 
-def check_fields(columns: list[str], mapping: dict[str, str], labels: list[str]) -> None:
-    """Refused unless each source of the field mapping is a column (or a dotted path into one) and each label field
-    a column or a mapped field."""
+@dataclass
+class Inspection:
+    """What registration learns of a file in the worker: the dataset row's values, the rows that fail the kind's
+    schema, and why no preset was chosen when detection chose none."""
+
+    values: dict
+    problems: list[RowProblem]
+    no_preset: str | None
+
+
+def inspect_file(source: Source, kind: str, fields: DatasetFields, field: str, shown_as: str) -> Inspection:
+    """Run in the decoding worker: the file's rows read, the field configuration and rows checked through the data
+    format (a preset chosen when asked to detect one)."""
+    try:
+        table = source.table()
+    except DatasetFileError as error:
+        raise InvalidInputError([FieldError(field, str(error).replace(source.path.name, shown_as))]) from None
+    if table.num_rows == 0:
+        raise InvalidInputError([FieldError(field, f"{shown_as} has no rows")])
+    check_fields(table.columns, fields.field_mapping, fields.label_fields, fields.drop_columns)
+    data_format, no_preset = requested_format(table, kind, fields, field)
+    raw_columns = table.columns
+    table = apply_format(table, data_format, kind)
+    problems = validate_table(table, schema_for(kind))
+    values = dict(
+        num_rows=table.num_rows,
+        num_invalid=len(problems),
+        columns=raw_columns,
+        field_mapping=fields.field_mapping,
+        preset=data_format.preset,
+        tags=stored_tags(data_format.tags),
+        split=fields.split,
+        label_fields=fields.label_fields,
+        dropped_columns=fields.drop_columns,
+        description=fields.description,
+    )
+    return Inspection(values, problems, no_preset)
+
+
+def stored_tags(tags: ShareGptTags) -> dict | None:
+    """A dataset's sharegpt tags as its row keeps them: none when they are the defaults."""
+    return None if tags == ShareGptTags() else tags.model_dump()
+
+
+def check_fields(columns: list[str], mapping: dict[str, str], labels: list[str], dropped: Sequence[str] = ()) -> None:
+    """Refused unless each source of the field mapping is a column (or a dotted path into one), each label field
+    a column or a mapped field, and each dropped column a column."""
     errors = []
     available = ", ".join(columns) or "none"
     for target, source in mapping.items():
@@ -229,6 +259,9 @@ def check_fields(columns: list[str], mapping: dict[str, str], labels: list[str])
     for index, label in enumerate(labels):
         if label not in columns and label not in mapping:
             errors.append(FieldError(f"label_fields.{index}", f"no column '{label}' (columns: {available})"))
+    for index, column in enumerate(dropped):
+        if column not in columns:
+            errors.append(FieldError(f"drop_columns.{index}", f"no column '{column}' (columns: {available})"))
     if errors:
         raise InvalidInputError(errors)
 

@@ -5,19 +5,17 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from training_platform.contract.data import PresetChoice, ShareGptTags
+from training_platform.contract.data import DroppedColumns, FieldMapping, PresetChoice, ShareGptTags
 from training_platform.datafiles.kinds import DATASET_KINDS
-from training_platform.datasets.audit import Finding
+from training_platform.datafiles.layout import SUPPORTED_SUFFIXES, SUPPORTED_TYPES
+from training_platform.datasets.audit import SEMANTIC_THRESHOLD, Finding
 from training_platform.datasets.preview import RowOut
 from training_platform.errors import FieldError, InvalidInputError, field_errors_from_pydantic
 from training_platform.tasks import BackgroundTaskRead
 
 DatasetKind = Literal[DATASET_KINDS]  # datafiles/kinds.py
+MAX_DETECT_COLUMNS = 1000  # of a row sent to be detected
 DatasetName = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")]
-FieldMapping = Annotated[
-    dict[str, str],
-    Field(description='Platform field → the file\'s column, e.g. {"prompt": "question", "response": "answer"}.'),
-]
 
 
 def field_assignments(entries: list[str], field: str = "field") -> dict[str, str]:
@@ -42,6 +40,15 @@ def sharegpt_tags(entries: list[str]) -> ShareGptTags:
         raise InvalidInputError(field_errors_from_pydantic(error, prefix="tag")) from None
 
 
+def upload_request(**values: Any) -> "DatasetUpload":
+    """An upload's query parameters as its request: refused with the fields named (a mapping path too long, say),
+    as a JSON body would be."""
+    try:
+        return DatasetUpload(**values)
+    except ValidationError as error:
+        raise InvalidInputError(field_errors_from_pydantic(error)) from None
+
+
 class DatasetKindRead(BaseModel):
     """A kind of dataset as the UI offers it (datafiles/kinds.py): the fields a column may be mapped to, and the
     format presets that read it."""
@@ -49,6 +56,18 @@ class DatasetKindRead(BaseModel):
     kind: DatasetKind
     fields: list[str]
     presets: list[str]
+
+
+class FileTypesRead(BaseModel):
+    """The file types a dataset file may be (datafiles/layout.py), uploaded or registered where it is; a folder
+    registered where it is holds files of these types (docs/datasets.md)."""
+
+    suffixes: list[str] = Field(description="e.g. .jsonl")
+    summary: str = Field(description="The suffixes in one phrase, as help texts show them.")
+
+    @classmethod
+    def accepted(cls) -> "FileTypesRead":
+        return cls(suffixes=list(SUPPORTED_SUFFIXES), summary=SUPPORTED_TYPES)
 
 
 class DatasetFields(BaseModel):
@@ -70,6 +89,11 @@ class DatasetFields(BaseModel):
     )
     allow_invalid_rows: bool = Field(
         default=False, description="Register even if some rows are invalid (they are counted and audited)."
+    )
+    drop_columns: DroppedColumns = Field(
+        default_factory=list,
+        description="Columns left out of every row on purpose (media columns: multimodal training is not "
+        "supported); the dataset's record keeps them as `dropped_columns`.",
     )
 
 
@@ -95,6 +119,12 @@ class DatasetUpdate(BaseModel):
     description: str | None = Field(default=None, max_length=10_000)
     field_mapping: FieldMapping | None = None
     label_fields: list[str] | None = None
+    preset: PresetChoice | None = Field(
+        default=None,
+        description="A new format preset ('auto' detects it again, 'platform' reads the platform's own fields); the "
+        "dataset's audits and vector index are forgotten when its format changes.",
+    )
+    tags: ShareGptTags | None = Field(default=None, description="New sharegpt keys and role tags.")
 
 
 class DatasetRead(BaseModel):
@@ -117,6 +147,8 @@ class DatasetRead(BaseModel):
     split: str | None
     splits: list[str]  # of the folder it was registered from; the others can be registered as evaluation sets
     label_fields: list[str]
+    dropped_columns: list[str]  # left out of every row on purpose, at registration
+    unused_columns: list[str]  # columns nothing reads: not training, not the label statistics
     parent_id: str | None
     lineage_id: str | None
     version: int
@@ -158,7 +190,10 @@ class DedupRequest(BaseModel):
 
     method: Literal["semantic", "near", "exact"] = "semantic"
     threshold: float | None = Field(
-        default=None, gt=0, le=1, description="Cosine (semantic, default 0.9) or Jaccard (near, default 0.8)."
+        default=None,
+        gt=0,
+        le=1,
+        description=f"Cosine (semantic, default {SEMANTIC_THRESHOLD}) or Jaccard (near, default 0.8).",
     )
     name: DatasetName | None = Field(default=None, description="Name of the new version (default '<name>-dedup').")
 
@@ -169,9 +204,11 @@ class DetectRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     kind: DatasetKind
-    rows: list[dict[str, Any]] = Field(min_length=1, max_length=100)
+    # Bounded (docs/security.md, "Limits"): each row is normalised once per format tried.
+    rows: list[Annotated[dict[str, Any], Field(max_length=MAX_DETECT_COLUMNS)]] = Field(min_length=1, max_length=100)
     field_mapping: FieldMapping = Field(default_factory=dict)
     tags: ShareGptTags = Field(default_factory=ShareGptTags)
+    drop_columns: DroppedColumns = Field(default_factory=list)
 
 
 class PresetTried(BaseModel):

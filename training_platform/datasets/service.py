@@ -1,6 +1,6 @@
 """The datasets service: what the routers and the platform call, the catalogue kept here and the rest handed on.
 
-The catalogue (the kinds, the datasets and their versions, a description or a field mapping changed, a dataset
+The catalogue (the kinds, the datasets and their versions, a description or a data format changed, a dataset
 deleted, a job's `dataset:<name or id>` resolved) is this module's. The rest has a module each:
 - registration.py: registering a file on disk, an upload or a derived version, all-or-nothing;
 - detection.py: which data format rows are read with ("auto": the one their first rows fit);
@@ -15,8 +15,8 @@ the API's schemas.
 from collections.abc import Sequence
 from pathlib import Path
 
+from training_platform.common.worker import WorkerLimits
 from training_platform.contract.data import DataFormat, LossTurns
-from training_platform.datafiles.formats import schema_for, validate_table
 from training_platform.datafiles.kinds import KIND_FIELDS
 from training_platform.datafiles.layout import DATASET_REFERENCE
 from training_platform.datafiles.limits import ReadLimits
@@ -25,11 +25,13 @@ from training_platform.datasets import detection
 from training_platform.datasets.analysis import DatasetAnalysis
 from training_platform.datasets.audit import AuditOptions
 from training_platform.datasets.convert import ConvertRequest
+from training_platform.datasets.decoding import decoding_worker, preview_worker
 from training_platform.datasets.preview import LossPreview, RowsPage
 from training_platform.datasets.reading import DatasetReader, data_format_of
-from training_platform.datasets.registration import DatasetRegistration, check_fields
+from training_platform.datasets.registration import DatasetRegistration, check_fields, inspect_file, stored_tags
 from training_platform.datasets.schemas import (
     AuditTaskRead,
+    DatasetFields,
     DatasetKindRead,
     DatasetRead,
     DatasetRegister,
@@ -41,13 +43,13 @@ from training_platform.datasets.schemas import (
     TaskRead,
 )
 from training_platform.datasets.semantic import SemanticSearch
-from training_platform.datasets.stats import DatasetStats
+from training_platform.datasets.stats import DatasetStats, unread_columns
 from training_platform.datasets.storage import DatasetStorage, StagedUpload
 from training_platform.datasets.store import DatasetStore
 from training_platform.datasets.vectors import Embedder, SearchHit, VectorStore
 from training_platform.datasets.versions import DatasetVersions
 from training_platform.db.tables import DatasetTask, RegisteredDataset
-from training_platform.errors import InvalidInputError
+from training_platform.errors import FieldError, InvalidInputError
 from training_platform.models.service import ModelService
 from training_platform.tasks import TaskRunner
 
@@ -63,12 +65,14 @@ class DatasetService:
         error_limit: int,
         path_roots: Sequence[Path],
         limits: ReadLimits,
+        decode_limits: WorkerLimits,
     ):
         self.store = store
         self.storage = storage
         self.tasks = TaskRunner(store.db, DatasetTask, owner="dataset_id")
-        self.reader = DatasetReader(models, path_roots, limits)
-        self.registration = DatasetRegistration(store, storage, error_limit, path_roots, limits)
+        worker = decoding_worker(decode_limits)  # every decode of a dataset's file (decoding.py)
+        self.reader = DatasetReader(models, path_roots, limits, worker, preview_worker(decode_limits))
+        self.registration = DatasetRegistration(store, storage, error_limit, path_roots, limits, worker)
         self.semantic = SemanticSearch(self.reader, vectors, embedder, self.tasks)
         self.analysis = DatasetAnalysis(self.reader, self.semantic, storage, self.tasks)
         self.new_versions = DatasetVersions(self.reader, self.registration, self.semantic, self.tasks)
@@ -90,6 +94,8 @@ class DatasetService:
     def close(self) -> None:
         self.tasks.shutdown()
         self.semantic.close()
+        self.reader.worker.close()
+        self.reader.previews.close()
 
     # ---- registration (registration.py, detection.py) ---------------------------------------------------
 
@@ -131,23 +137,45 @@ class DatasetService:
         return [_dataset_read(dataset) for dataset in self.store.lineage(self.store.find(name_or_id).lineage_id)]
 
     def update(self, name_or_id: str, request: DatasetUpdate) -> DatasetRead:
+        """A description, label fields or the data format (field mapping, preset, sharegpt tags) changed in place.
+        A new format is checked as registration checks it, and refused if more rows fail it than failed the old
+        one; once it is taken, the audits (analysis.py `forget_audits`) and the vector index are forgotten."""
         dataset = self.store.find(name_or_id)
         mapping = request.field_mapping if request.field_mapping is not None else dataset.field_mapping
         labels = request.label_fields if request.label_fields is not None else dataset.label_fields
         check_fields(dataset.columns, mapping, labels)
         changes = dict(field_mapping=mapping, label_fields=labels)
-        if mapping != dataset.field_mapping:
-            table = self.reader.table(dataset, data_format_of(dataset).model_copy(update={"field_mapping": mapping}))
-            problems = validate_table(table, schema_for(dataset.kind))
-            if len(problems) > dataset.num_invalid:
-                raise InvalidInputError(
-                    self.registration.problem_errors(problems, table.num_rows, Path(dataset.path).name)
-                )
-            changes["num_invalid"] = len(problems)
-            self.semantic.forget(dataset)  # it embedded the old prompt column
+        new_tags = request.tags is not None and stored_tags(request.tags) != dataset.tags
+        if mapping != dataset.field_mapping or request.preset is not None or new_tags:
+            changes.update(self._new_format(dataset, mapping, request))
         if request.description is not None:
             changes["description"] = request.description
         return _dataset_read(self.store.update(dataset.id, **changes))
+
+    def _new_format(self, dataset: RegisteredDataset, mapping: dict[str, str], request: DatasetUpdate) -> dict:
+        """The dataset row's changes for the format `request` asks for; none when it is the format it has."""
+        old_format = data_format_of(dataset)
+        fields = DatasetFields(
+            field_mapping=mapping,
+            preset=request.preset or old_format.preset or "platform",
+            tags=request.tags if request.tags is not None else old_format.tags,
+            split=dataset.split,
+            drop_columns=dataset.dropped_columns,
+        )
+        name = Path(dataset.path).name
+        # Read and checked as registration does, in the decoding worker.
+        found = self.reader.decode(
+            dataset, inspect_file, dataset.kind, fields, "dataset", name, what="checking a format"
+        )
+        new = dict(num_invalid=len(found.problems), preset=found.values["preset"], tags=found.values["tags"])
+        if (new["preset"], new["tags"], mapping) == (dataset.preset, dataset.tags, dataset.field_mapping):
+            return {}
+        if len(found.problems) > dataset.num_invalid:
+            errors = self.registration.problem_errors(found.problems, found.values["num_rows"], name)
+            raise InvalidInputError(errors + ([FieldError("preset", found.no_preset)] if found.no_preset else []))
+        self.analysis.forget_audits(dataset)
+        self.semantic.forget(dataset)  # it embedded the prompts as the old format read them
+        return new
 
     def delete(self, name_or_id: str) -> None:
         """The record, its tasks and vectors; its files too when the platform owns them (uploads, versions)."""
@@ -211,7 +239,9 @@ class DatasetService:
 
 
 def _dataset_read(dataset: RegisteredDataset) -> DatasetRead:
-    return DatasetRead.model_validate(dataset, from_attributes=True)
+    """The record, with the columns nothing reads in its format (the audit reports the same ones)."""
+    unused = unread_columns(dataset.columns, data_format_of(dataset), dataset.kind, dataset.label_fields)
+    return DatasetRead.model_validate({**dataset.model_dump(), "unused_columns": unused})
 
 
 def _task_read(task: DatasetTask) -> TaskRead:

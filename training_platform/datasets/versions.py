@@ -12,7 +12,7 @@ from training_platform.common.progress import ProgressCallback
 from training_platform.datafiles.formats import schema_for, validate_table
 from training_platform.datafiles.rows import apply_format, row_wise
 from training_platform.datafiles.table import ROW, DatasetTable, text_frame
-from training_platform.datasets.audit import exact_duplicates, near_duplicates, semantic_duplicates
+from training_platform.datasets.audit import SEMANTIC_THRESHOLD, exact_duplicates, near_duplicates, semantic_duplicates
 from training_platform.datasets.convert import ConvertRequest, split, trl_layout
 from training_platform.datasets.reading import DatasetReader, data_format_of
 from training_platform.datasets.registration import DatasetRegistration
@@ -90,7 +90,7 @@ class DatasetVersions:
     ) -> list[list[int]]:
         if request.method == "semantic":
             index = self.semantic.index_of(dataset)
-            findings = semantic_duplicates(texts, index, request.threshold or 0.9, [], progress)
+            findings = semantic_duplicates(texts, index, request.threshold or SEMANTIC_THRESHOLD, [], progress)
         else:
             findings = exact_duplicates(texts)
             if request.method == "near":

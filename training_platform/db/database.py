@@ -10,6 +10,10 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlmodel import Session
 
+from training_platform.common.files import create_private_file, make_private
+
+# Besides the database, SQLite keeps its write-ahead log and the log's index next to it, with the database's mode.
+SQLITE_COMPANIONS = ("-wal", "-shm")
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 
 
@@ -26,7 +30,7 @@ def _make_engine(database_url: str) -> Engine:
     if url.get_backend_name() != "sqlite":
         return create_engine(url, pool_pre_ping=True)
     if url.database and url.database != ":memory:":
-        Path(url.database).parent.mkdir(parents=True, exist_ok=True)
+        _private_sqlite_files(Path(url.database))
     # API threads and job watchers write concurrently: WAL and a busy timeout, not "database is locked".
     engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
@@ -39,6 +43,17 @@ def _make_engine(database_url: str) -> Engine:
         cursor.close()
 
     return engine
+
+
+def _private_sqlite_files(path: Path) -> None:
+    """The database readable by its owner alone, whoever else can reach its folder: created 0600 before SQLite
+    opens it (which would make it 0644 and its companions the same), tightened when an older one is looser."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    create_private_file(path)
+    for suffix in SQLITE_COMPANIONS:
+        companion = path.with_name(path.name + suffix)
+        if companion.exists():
+            make_private(companion)
 
 
 class Database:

@@ -117,6 +117,10 @@ class RegisteredDataset(SQLModel, table=True):
     split: str | None = Field(default=None, max_length=100)
     # Every split of the folder (train, validation, test...): the others are offered as evaluation sets.
     splits: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False, server_default="[]"))
+    # Columns left out of every row on purpose at registration (media: datafiles/meaning.py).
+    dropped_columns: list[str] = Field(
+        default_factory=list, sa_column=Column(JSON, nullable=False, server_default="[]")
+    )
     # Versions: a derived dataset (dedup, conversion, split) points at its parent; all share the root's lineage.
     parent_id: str | None = Field(
         default=None,

@@ -10,8 +10,8 @@ The devices are the runner's (`Runner.devices`): the local runner's are this mac
 read from the database (the running jobs' `gpus`, per run mode), never kept in memory, so a restarted server knows
 what its re-attached jobs hold; one lock makes each decision and its record one step, so two jobs started side by
 side never get the same device (one server per data directory, `platform.py`). A runner whose cluster allocates
-its own devices (Ray), and a runner without GPUs (where a job's `num_gpus` is its count of CPU processes), have
-nothing allocated or queued.
+its own devices (Ray), and a runner without GPUs (where a job's `num_gpus` is its count of CPU processes, at most
+`Runner.cpu_processes`), have nothing allocated or queued.
 """
 
 import logging
@@ -48,7 +48,17 @@ class JobScheduler:
     def refusal(self, run_mode: str, num_gpus: int) -> FieldError | None:
         """Why a job asking for `num_gpus` can never run here, if it cannot."""
         gpus = self.devices(run_mode)
-        if not gpus or num_gpus <= len(gpus):
+        if not gpus:
+            runner = self.supervisor.runners.get(run_mode)
+            most = runner.cpu_processes() if runner else None
+            if most is None or num_gpus <= most:
+                return None
+            return FieldError(
+                "params.num_gpus",
+                f"asks for {num_gpus} training processes on the CPU (this server has no GPUs for its jobs), more "
+                f"than the {most} it allows (PLATFORM_CPU_PROCESSES); ask for at most {most}",
+            )
+        if num_gpus <= len(gpus):
             return None
         return FieldError(
             "params.num_gpus",

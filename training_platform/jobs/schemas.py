@@ -9,6 +9,7 @@ from training_platform.contract.data import DataFormat
 from training_platform.contract.health import HealthSettings
 from training_platform.contract.params import Algorithm
 from training_platform.contract.status import TrainingStatus
+from training_platform.datafiles.layout import SUPPORTED_TYPES
 from training_platform.jobs.states import JobStatus
 from training_platform.tasks import BackgroundTaskRead
 
@@ -24,7 +25,8 @@ class JobCreate(BaseModel):
     model_path: str = Field(min_length=1, description="HF model directory (config.json + weights).")
     dataset_paths: list[str] = Field(
         min_length=1,
-        description="Training data: files (.json, .jsonl, .parquet) or registered datasets as 'dataset:<name or id>'.",
+        description=f"Training data: {SUPPORTED_TYPES} files, folders of them, or registered datasets as "
+        "'dataset:<name or id>'.",
     )
     eval_dataset_path: str | None = None
     params: dict[str, Any] = Field(default_factory=dict, description="Per-algorithm parameters; see /docs.")

@@ -24,6 +24,7 @@ from training_platform.db.tables import Job, JobTask
 from training_platform.db.types import utcnow
 from training_platform.engines.base import CheckpointInfo
 from training_platform.engines.registry import choose_engine, get_engine
+from training_platform.engines.templates import first_row_with_tools, load_tokenizer_of, template_drops
 from training_platform.errors import (
     ConflictError,
     FieldError,
@@ -99,6 +100,7 @@ class JobService:
             )
         train, evaluation, source_errors = self._data_sources(request)
         params = self._validate(request, train, evaluation, source_errors)
+        warnings = self._template_warnings(request.model_path, [entry for entry in train if entry], request.algorithm)
         job_id = uuid.uuid4().hex
         job = Job(
             id=job_id,
@@ -121,7 +123,7 @@ class JobService:
         )
         # A job to be started now is refused here for what would refuse its start: more GPUs than there are.
         devices = self.scheduler.refusal(request.run_mode, params.num_gpus) if request.start else None
-        errors = engine.refusals(params) or ([devices] if devices else [])
+        errors = [*engine.refusals(params), *([devices] if devices else [])]
         if errors := errors or engine.check(run_spec(job, self.supervisor.runners[request.run_mode])):
             raise InvalidInputError(errors)
         if self.store.name_taken(request.name):
@@ -132,6 +134,8 @@ class JobService:
             job = self.store.add(job, Text.of("job.created_chosen", **created, requested=request.engine))
         else:
             job = self.store.add(job, Text.of("job.created", **created))
+        for warning in warnings:
+            self.store.record(job.id, "warning", warning)
         report(Change("job", job.id, job.name, "created", created=True))
         return self.start(job.id) if request.start else self.view(job)
 
@@ -212,6 +216,21 @@ class JobService:
             return [FieldError(field, str(error))], None
         errors = row_problem_errors(field, report.problems, report.num_rows, report.num_invalid)
         return errors, report.columns
+
+    def _template_warnings(self, model_path: str, train: list[Source], kind: str) -> list[Text]:
+        """For each training file whose first rows carry tools or tool calls: what of one such row the model's chat
+        template does not render (engines/templates.py), said as a warning event of the job."""
+        warnings, tokenizer = [], None
+        for path, data_format in train:
+            found = first_row_with_tools(Path(path), data_format, kind, self.limits)
+            if found is None:
+                continue
+            tokenizer = tokenizer or load_tokenizer_of(_absolute(model_path))
+            if tokenizer is None:
+                break  # no tokenizer in the model directory: the engine refuses the job for that
+            if dropped := template_drops(tokenizer, found[1]):
+                warnings.append(Text.of("job.template_drops", dataset=path, row=found[0], dropped="; ".join(dropped)))
+        return warnings
 
     def _check_model_dir(self, field: str, path: str) -> list[FieldError]:
         """Under the data roots first: nothing is said about a path outside them, not even whether it exists."""

@@ -2,7 +2,7 @@
 
 import asyncio
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -56,26 +56,38 @@ class ClientBudget:
 
 class LiveHub:
     """Publish/subscribe per job inside one event loop; publishers on other threads use publish_threadsafe.
-    It also counts the WebSocket connections open on the loop (live and playback), up to `max_connections`."""
+    It also counts the WebSocket connections open on the loop (live and playback), up to `max_connections`, and at
+    most `max_per_user` of them for one user: one account cannot hold every place."""
 
-    def __init__(self, max_connections: int = 256) -> None:
+    def __init__(self, max_connections: int = 256, max_per_user: int = 32) -> None:
         self._subscribers: dict[str, set[asyncio.Queue]] = defaultdict(set)
         self.loop: asyncio.AbstractEventLoop | None = None
         self.max_connections = max_connections
+        self.max_per_user = max_per_user
         self.connections = 0
+        self._per_user: Counter[str] = Counter()
 
     @contextmanager
-    def connection(self) -> Iterator[bool]:
-        """A connection slot for one socket's lifetime: True when it got one, False when all are taken (the caller
-        closes the socket with 1013, try again later). Only the event loop's thread calls it, so no lock."""
-        admitted = self.connections < self.max_connections
-        if admitted:
+    def connection(self, user: str) -> Iterator[str | None]:
+        """A place for one socket's lifetime: None when it got one, else why not (the caller closes the socket
+        with 1013, try again later). Only the event loop's thread calls it, so no lock."""
+        refusal = None
+        if self.connections >= self.max_connections:
+            refusal = "too many live connections (PLATFORM_MAX_WEBSOCKETS)"
+        elif self._per_user[user] >= self.max_per_user:
+            # Without the user's name: a close reason is at most 123 bytes (RFC 6455).
+            refusal = f"you hold {self.max_per_user} live connections already (PLATFORM_MAX_WEBSOCKETS_PER_USER)"
+        if refusal is None:
             self.connections += 1
+            self._per_user[user] += 1
         try:
-            yield admitted
+            yield refusal
         finally:
-            if admitted:
+            if refusal is None:
                 self.connections -= 1
+                self._per_user[user] -= 1
+                if not self._per_user[user]:
+                    del self._per_user[user]
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop

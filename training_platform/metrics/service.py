@@ -1,6 +1,7 @@
 """The monitoring service: follows running jobs, ingests on demand, answers queries, feeds live viewers."""
 
 import asyncio
+import hashlib
 import io
 import logging
 import math
@@ -15,6 +16,7 @@ import pyarrow.csv as pa_csv
 import pyarrow.parquet as pq
 
 from training_platform.common.locks import KeyedLocks
+from training_platform.common.paths import PRIVATE_DIR
 from training_platform.contract.status import load_status
 from training_platform.db.tables import Job
 from training_platform.errors import FieldError, InvalidInputError, TooLargeError
@@ -34,6 +36,9 @@ log = logging.getLogger(__name__)
 ENDING_DRAIN_TIMEOUT_S = 120.0
 IMPORT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$")
 MAX_QUERY_KEYS = 1000  # keys named in one query (docs/security.md, "Limits")
+# What makes a spreadsheet read a text cell as a formula (OWASP's CSV injection; ASVS adds NUL): such a cell is
+# exported with a single quote before it (docs/security.md, "CSV export").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "\0")
 
 
 class MetricsService:
@@ -47,6 +52,7 @@ class MetricsService:
         max_points: int,
         max_websockets: int,
         system_metrics_seconds: float = 0.0,
+        max_websockets_per_user: int = 32,
     ):
         self.store = store
         self.jobs = jobs
@@ -55,7 +61,7 @@ class MetricsService:
         self.max_import_bytes = max_import_bytes
         self.max_points = max_points  # per query, across its keys
         self.system_metrics_seconds = system_metrics_seconds  # 0: no system metrics sampled
-        self.hub = LiveHub(max_websockets)
+        self.hub = LiveHub(max_websockets, max_websockets_per_user)
         self.watchers: list[StepWatcher] = []  # told of every record read, live or on demand (the diagnostics)
         self._followers: dict[str, JobFollower] = {}
         self._lock = KeyedLocks(asyncio.Lock)  # one per job: one ingestion at a time (the server's loop)
@@ -165,15 +171,23 @@ class MetricsService:
         return [LocalFileSource(Path(source)) for source, _ in self.store.cursors(job.id)]
 
     async def import_upload(self, job_name_or_id: str, filename: str, chunks: AsyncIterator[bytes]) -> ImportOut:
-        """`tplat metrics ingest`: a metrics file sent by a client, kept in the job's `imports/` under its own name
-        and read into the job (an unknown name makes an external job). Sending the file again, grown or rewritten,
-        reads what is new: the copy is replaced whole, and the ingest cursor tells a continuation from a rewrite."""
+        """`tplat metrics ingest`: a metrics file sent by a client, read into the job (an unknown name makes an
+        external job, once the file has arrived whole: a refused file leaves nothing behind). The copy is kept in
+        the job's private imports (JobLayout.imports_dir), under a name the platform makes of the file's, so no
+        client names a file on the server. Sending the file again, grown or rewritten, reads what is new: the copy
+        is replaced whole, and the ingest cursor tells a continuation from a rewrite."""
         if not IMPORT_NAME.match(filename):
             message = f"{filename!r} is not a plain file name (letters, digits, '.', '_', '-'; no path)"
             raise InvalidInputError([FieldError("filename", message)])
-        job = await asyncio.to_thread(self.jobs.get_or_create_external, job_name_or_id, f"upload {filename}")
-        target = layout_of(job).root / "imports" / filename
-        await _receive(chunks, target, self.max_import_bytes)
+        staging = self.jobs.jobs_dir / PRIVATE_DIR / f"{uuid.uuid4().hex}.partial"
+        try:
+            await _receive(chunks, staging, self.max_import_bytes)
+            job = await asyncio.to_thread(self.jobs.get_or_create_external, job_name_or_id, f"upload {filename}")
+            target = layout_of(job).imports_dir / f"{hashlib.sha256(filename.encode()).hexdigest()[:32]}.jsonl"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            staging.replace(target)
+        finally:
+            staging.unlink(missing_ok=True)
         async with self._lock(job.id):
             ingester = await asyncio.to_thread(self._ingester, job.id, LocalFileSource(target))
             report = await asyncio.to_thread(ingester.ingest_all)
@@ -230,11 +244,13 @@ class MetricsService:
         columns = {"step": pa.array([step for step, _ in records], pa.int64())}
         for key in keys:
             columns[key] = pa.array([values.get(key, math.nan) for _, values in records], pa.float64())
-        table, buffer = pa.table(columns), io.BytesIO()
+        buffer = io.BytesIO()
         if file_format == "csv":
-            pa_csv.write_csv(table, buffer)
+            # Metric names are text anyone who imports a file chooses; the values stay numbers (-0.5 is no formula).
+            names = [spreadsheet_text(name) for name in columns]
+            pa_csv.write_csv(pa.Table.from_arrays(list(columns.values()), names=names), buffer)
         else:
-            pq.write_table(table, buffer)
+            pq.write_table(pa.table(columns), buffer)
         return buffer.getvalue(), f"{job.name}-metrics.{file_format}"
 
     def status_message(self, job_id: str) -> dict[str, Any]:
@@ -299,21 +315,16 @@ class MetricsService:
             yield message
 
 
-async def _receive(chunks: AsyncIterator[bytes], target: Path, limit: int) -> None:
-    """Write the chunks to `target`, which appears only whole (never half-written, never over `limit` bytes)."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = target.with_name(f".{target.name}.{uuid.uuid4().hex}.partial")
+async def _receive(chunks: AsyncIterator[bytes], staging: Path, limit: int) -> None:
+    """Write the chunks to `staging` (never over `limit` bytes; the caller moves it into place or removes it)."""
+    staging.parent.mkdir(parents=True, exist_ok=True)
     received = 0
-    try:
-        with open(staging, "wb") as out:
-            async for chunk in chunks:
-                received += len(chunk)
-                if received > limit:
-                    raise TooLargeError(f"the metrics file is over the limit of {limit} bytes")
-                await asyncio.to_thread(out.write, chunk)
-        staging.replace(target)
-    finally:
-        staging.unlink(missing_ok=True)
+    with open(staging, "wb") as out:
+        async for chunk in chunks:
+            received += len(chunk)
+            if received > limit:
+                raise TooLargeError(f"the metrics file is over the limit of {limit} bytes")
+            await asyncio.to_thread(out.write, chunk)
 
 
 def _on_loop_thread(loop: asyncio.AbstractEventLoop) -> bool:
@@ -326,3 +337,8 @@ def _on_loop_thread(loop: asyncio.AbstractEventLoop) -> bool:
 def _log_failure(future) -> None:
     if not future.cancelled() and future.exception() is not None:
         log.error("metrics follower task failed", exc_info=future.exception())
+
+
+def spreadsheet_text(text: str) -> str:
+    """A text cell a spreadsheet shows as the text it is: a formula's first character gets a single quote before it."""
+    return f"'{text}" if text.startswith(FORMULA_STARTS) else text

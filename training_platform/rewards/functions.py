@@ -4,7 +4,6 @@ import hashlib
 import importlib
 import importlib.util
 import math
-import re
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -13,7 +12,7 @@ from typing import Any
 from training_platform.rewards.code import RewardCode, locate_reward_code
 from training_platform.rewards.comparison import answers_match
 from training_platform.rewards.extraction import extract_answer
-from training_platform.rewards.spec import RewardConfigError, RewardSpec
+from training_platform.rewards.spec import RewardConfigError, RewardSpec, compile_pattern
 
 RewardFunction = Callable[[Sequence[str], Sequence[Mapping[str, Any]]], list[float]]
 
@@ -123,7 +122,7 @@ def _score(spec: RewardSpec, completion: str, row: Mapping[str, Any], function: 
         return answers_match(predicted, row[spec.answer_field], spec.comparison, spec.tolerance, spec.fuzzy_threshold)
     if spec.type == "format_check":
         if spec.pattern is not None:
-            matched = re.fullmatch(spec.pattern, completion.strip(), re.DOTALL) is not None
+            matched = compile_pattern(spec.pattern).fullmatch(completion.strip()) is not None
         else:
             matched = extract_answer(completion, spec.extraction, spec.json_key) is not None
         return 1.0 if matched else 0.0

@@ -1,15 +1,34 @@
 """The reward specification a user writes in a GRPO/GSPO job config."""
 
-import re
+import functools
 from typing import Literal
 
+import re2
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from training_platform.rewards.comparison import COMPARISONS
 from training_platform.rewards.errors import RewardConfigError
 from training_platform.rewards.extraction import EXTRACTIONS
 
-__all__ = ["RewardConfigError", "RewardSpec"]
+__all__ = ["RewardConfigError", "RewardSpec", "compile_pattern"]
+
+
+@functools.lru_cache(maxsize=64)  # a job's pattern, compiled once for all its completions
+def compile_pattern(pattern: str):
+    """A format_check pattern, compiled for RE2: matched in time linear in the completion, so no pattern a user
+    writes can backtrack catastrophically (`(a+)+$` against a long completion ties up a Python `re` for minutes).
+    RE2 refuses what needs backtracking (backreferences, lookarounds); `.` matches newlines, as `re.DOTALL` did."""
+    options = re2.Options()
+    options.dot_nl = True
+    options.log_errors = False  # its C++ logger would print each refused pattern to the process's stderr
+    try:
+        return re2.compile(pattern, options)
+    except re2.error as exc:
+        reason = exc.args[0].decode() if exc.args and isinstance(exc.args[0], bytes) else str(exc)
+        raise ValueError(
+            f"not a regular expression RE2 matches in linear time: {reason} (backreferences and lookarounds are "
+            "not supported)"
+        ) from None
 
 
 class RewardSpec(BaseModel):
@@ -44,10 +63,7 @@ class RewardSpec(BaseModel):
         kind = info.data.get("type")  # absent when `type` itself failed validation
         if kind is not None and kind != "format_check":
             raise ValueError(f"only used by type 'format_check', not '{kind}'")
-        try:
-            re.compile(value, re.DOTALL)
-        except re.error as exc:
-            raise ValueError(f"not a valid regular expression: {exc}") from None
+        compile_pattern(value)
         return value
 
     @field_validator("function")

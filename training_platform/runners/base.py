@@ -90,6 +90,11 @@ class Runner(ABC):
         (jobs/scheduler.py); None where the runner's cluster allocates its own (Ray). Empty: runs use the CPU."""
         return None
 
+    def cpu_processes(self) -> int | None:
+        """Where this runner's runs use the CPU (`devices` empty), the most training processes one run may start
+        (its `num_gpus`); None where no such bound applies."""
+        return None
+
     def nodes_for(self, num_gpus: int) -> int | None:
         """How many nodes a run of `num_gpus` GPUs spans; None: its processes stay on the machine it starts on."""
         return None

@@ -37,13 +37,19 @@ def _exit_info(returncode: int) -> ExitInfo:
 class LocalRunner(Runner):
     mode = "local"
 
-    def __init__(self, gpus: list[int] | None = None) -> None:
+    def __init__(self, gpus: list[int] | None = None, cpu_processes: int = 0) -> None:
         self.gpus = gpus or []  # this machine's GPUs that the platform may use (runners/devices.py)
+        # Without GPUs a run's num_gpus is its count of CPU processes: more than the cores only slows each down,
+        # and an unbounded count is a fork bomb (docs/security.md).
+        self._cpu_processes = cpu_processes or os.cpu_count() or 1
         self._children: dict[int, subprocess.Popen] = {}
         self._lock = threading.Lock()
 
     def devices(self) -> list[int]:
         return self.gpus
+
+    def cpu_processes(self) -> int | None:
+        return None if self.gpus else self._cpu_processes
 
     def start(self, spec: LaunchSpec, output: OutputFiles, launch_id: str) -> ProcessHandle:
         output.stdout.parent.mkdir(parents=True, exist_ok=True)

@@ -24,6 +24,8 @@ export type DatasetStats = Schemas['DatasetStats']
 export type SearchHit = Schemas['SearchHitOut']
 export type DetectRequest = Schemas['DetectRequest']
 export type DetectResult = Schemas['DetectResult']
+/** The file types a dataset file may be (GET /datasets/file-types). */
+export type FileTypes = Schemas['FileTypesRead']
 
 /** The format a dataset's rows are registered in: detected, the platform's own fields, or a preset. */
 export type PresetChoice = NonNullable<Schemas['DatasetRegister']['preset']>

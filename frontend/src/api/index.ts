@@ -34,6 +34,7 @@ import type {
   DatasetUpdate,
   DetectRequest,
   DetectResult,
+  FileTypes,
   LossPreview,
   LossTurns,
   RowsPage,
@@ -54,6 +55,7 @@ export const api = {
   openapi: () => request<OpenApiDocument>('GET', '/openapi.json'),
   algorithms: () => get<AlgorithmInfo[]>('/algorithms'),
   datasetKinds: () => get<DatasetKindInfo[]>('/datasets/kinds'),
+  fileTypes: () => get<FileTypes>('/datasets/file-types'),
   models: () => get<RegisteredModel[]>('/models'),
 
   jobs: (status: string[] = []) => get<Job[]>('/jobs', { status, limit: 1000 }),

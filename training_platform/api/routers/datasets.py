@@ -20,16 +20,17 @@ from training_platform.datasets.schemas import (
     DatasetRead,
     DatasetRegister,
     DatasetUpdate,
-    DatasetUpload,
     DedupRequest,
     DetectRequest,
     DetectResult,
+    FileTypesRead,
     IndexState,
     SearchHitOut,
     SearchRequest,
     TaskRead,
     field_assignments,
     sharegpt_tags,
+    upload_request,
 )
 from training_platform.datasets.stats import DatasetStats
 
@@ -45,6 +46,12 @@ def list_datasets(platform: PlatformDep, kind: DatasetKind | None = None) -> lis
 def dataset_kinds(platform: PlatformDep) -> list[DatasetKindRead]:
     """Each kind of dataset: its fields and the format presets that read it."""
     return platform.datasets.kinds()
+
+
+@router.get("/file-types")
+def file_types() -> FileTypesRead:
+    """The file types a dataset file may be: the one list the CLI's and the web dialog's upload help show."""
+    return FileTypesRead.accepted()
 
 
 @router.post("", status_code=status.HTTP_201_CREATED)
@@ -67,7 +74,7 @@ async def upload_dataset(
     name: DatasetName,
     kind: DatasetKind,
     filename: Annotated[
-        str, Query(min_length=1, max_length=255, description="The file's name: .json, .jsonl or .parquet.")
+        str, Query(min_length=1, max_length=255, description=f"The file's name: {FileTypesRead.accepted().summary}.")
     ],
     description: Annotated[str, Query(max_length=10_000)] = "",
     field: Annotated[list[str], Query(description="Field mapping entries FIELD=COLUMN, e.g. prompt=question.")] = [],  # noqa: B006
@@ -75,10 +82,13 @@ async def upload_dataset(
     preset: Annotated[PresetChoice, Query(description="The rows' format preset; auto detects it.")] = "auto",
     tag: Annotated[list[str], Query(description="Sharegpt tags KEY=VALUE, e.g. role_tag=role.")] = [],  # noqa: B006
     allow_invalid_rows: bool = False,
+    drop_columns: Annotated[
+        list[str], Query(description="A column left out of every row on purpose (a media column); repeatable.")
+    ] = [],  # noqa: B006
 ) -> DatasetRead:
     """The request body is the file itself (any content type), streamed to disk; it is registered only if it
     reads and validates, and refused whole otherwise."""
-    upload = DatasetUpload(
+    upload = upload_request(
         name=name,
         kind=kind,
         filename=filename,
@@ -88,6 +98,7 @@ async def upload_dataset(
         preset=preset,
         tags=sharegpt_tags(tag),
         allow_invalid_rows=allow_invalid_rows,
+        drop_columns=drop_columns,
     )
     await run_in_threadpool(platform.datasets.check_upload, upload)
     with platform.datasets.receive(filename) as staged:

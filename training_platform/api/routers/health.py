@@ -2,7 +2,7 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Path, Query
 from fastapi.concurrency import run_in_threadpool
 
 from training_platform.api.deps import PlatformDep
@@ -39,7 +39,9 @@ def get_findings(
 
 
 @router.get("/jobs/{job}/health/steps/{step}")
-async def diagnose_step(job: str, step: int, platform: PlatformDep) -> StepDiagnosis:
+async def diagnose_step(
+    job: str, step: Annotated[int, Path(ge=0, le=MAX_STEPS)], platform: PlatformDep
+) -> StepDiagnosis:
     """What the detectors say at one step, with the job's history before it."""
     return await run_in_threadpool(platform.diagnostics.diagnose_step, job, step)
 

@@ -7,7 +7,9 @@ from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 
+from training_platform.api.auth_deps import PrincipalDep
 from training_platform.api.deps import PlatformDep
+from training_platform.auth.schemas import Principal
 from training_platform.contract.params import MAX_STEPS
 from training_platform.errors import NotFoundError
 from training_platform.metrics.live import TRY_AGAIN_LATER, ClientBudget
@@ -87,14 +89,17 @@ def export_metrics(job: str, platform: PlatformDep, format: Literal["csv", "parq
 
 
 @asynccontextmanager
-async def _admitted(websocket: WebSocket, platform: Platform, job: str) -> AsyncIterator[str | None]:
-    """The job's id while this viewer holds one of the PLATFORM_MAX_WEBSOCKETS places; None (the socket closed
-    with the reason) when every place is taken or there is no such job."""
-    with platform.metrics.hub.connection() as admitted:
-        if not admitted:
+async def _admitted(
+    websocket: WebSocket, platform: Platform, principal: Principal, job: str
+) -> AsyncIterator[str | None]:
+    """The job's id while this viewer holds one of the PLATFORM_MAX_WEBSOCKETS places (and one of its user's
+    PLATFORM_MAX_WEBSOCKETS_PER_USER); None (the socket closed with the reason) when every place is taken or there
+    is no such job."""
+    with platform.metrics.hub.connection(principal.name) as refusal:
+        if refusal is not None:
             # Accepted first: a close before the handshake reaches the client as a bare HTTP 403, without the code.
             await websocket.accept()
-            await websocket.close(code=TRY_AGAIN_LATER, reason="too many live connections (PLATFORM_MAX_WEBSOCKETS)")
+            await websocket.close(code=TRY_AGAIN_LATER, reason=refusal)
             yield None
             return
         try:
@@ -146,11 +151,16 @@ async def _close_if_open(websocket: WebSocket) -> None:
 
 
 @router.websocket("/{job}/live")
-async def live(websocket: WebSocket, job: str, since_step: Annotated[int, Query(ge=0, le=MAX_STEPS)] = 0):
+async def live(
+    websocket: WebSocket,
+    job: str,
+    principal: PrincipalDep,
+    since_step: Annotated[int, Query(ge=0, le=MAX_STEPS)] = 0,
+):
     """Every step after `since_step` (history first, so a reconnecting viewer misses nothing), then live
     `metric` and `status` messages, then `finished` when the job completes, fails or is cancelled."""
     platform: Platform = websocket.app.state.platform
-    async with _admitted(websocket, platform, job) as job_id:
+    async with _admitted(websocket, platform, principal, job) as job_id:
         if job_id is None:
             return
         await websocket.accept()
@@ -163,11 +173,16 @@ async def live(websocket: WebSocket, job: str, since_step: Annotated[int, Query(
 
 @router.websocket("/{job}/playback")
 async def playback_socket(
-    websocket: WebSocket, job: str, start_step: int | None = None, end_step: int | None = None, speed: float = 1.0
+    websocket: WebSocket,
+    job: str,
+    principal: PrincipalDep,
+    start_step: int | None = None,
+    end_step: int | None = None,
+    speed: float = 1.0,
 ):
     """Replays recorded steps at `speed` (0.1x-10x) of their recorded pace, with progress."""
     platform: Platform = websocket.app.state.platform
-    async with _admitted(websocket, platform, job) as job_id:
+    async with _admitted(websocket, platform, principal, job) as job_id:
         if job_id is None:
             return
         try:

@@ -142,20 +142,35 @@ export function csvRows(text: string, whole: boolean): Sample {
   return sampled(rows, skipped)
 }
 
-/** The file's first rows, by its suffix (the server's own rule for a file's format). */
+/**
+ * Whether a .json or .jsonl file's start is JSON Lines, by the server's rule (datafiles/layout.py content_format):
+ * a file that opens with '[' is a JSON array, one whose first line is a whole object JSON Lines, whatever its name.
+ */
+function holdsJsonLines(text: string, whole: boolean, suffix: string): boolean {
+  const body = text.trimStart()
+  if (body.startsWith('[')) return false
+  if (suffix === '.jsonl' || !body.startsWith('{')) return suffix === '.jsonl'
+  const newline = body.indexOf('\n')
+  if (newline < 0 && !whole) return true // a first line longer than the sample: a record, not a pretty-printed file
+  try {
+    return isRow(JSON.parse(newline < 0 ? body : body.slice(0, newline)))
+  } catch {
+    return false
+  }
+}
+
+/** The file's first rows, by its suffix, and for JSON by what it holds (the server's own rule for a file's format). */
 export async function sampleRows(file: File): Promise<Sample> {
   const suffix = file.name.toLowerCase().match(/\.[^.]+$/)?.[0] ?? ''
-  if (suffix === '.jsonl') {
-    const { text, whole } = await start(file)
-    return jsonLinesRows(text, whole)
-  }
   if (suffix === '.csv') {
     const { text, whole } = await start(file)
     return csvRows(text, whole)
   }
-  if (suffix === '.json') {
+  if (suffix === '.json' || suffix === '.jsonl') {
+    const { text, whole } = await start(file)
+    if (holdsJsonLines(text, whole, suffix)) return jsonLinesRows(text, whole)
     if (file.size > WHOLE_JSON_BYTES) return { status: 'on-upload' }
-    return jsonArrayRows((await file.text()).replace(/^\uFEFF/, ''))
+    return jsonArrayRows(whole ? text : (await file.text()).replace(/^\uFEFF/, ''))
   }
   return { status: 'on-upload' }
 }
