@@ -25,6 +25,7 @@ from training_platform.common.files import make_private
 from training_platform.common.worker import WorkerLimits
 from training_platform.compute.service import ComputeService
 from training_platform.datafiles.limits import ReadLimits
+from training_platform.datasets.decoding import preview_worker
 from training_platform.datasets.service import DatasetService
 from training_platform.datasets.storage import DatasetStorage
 from training_platform.datasets.store import DatasetStore
@@ -94,6 +95,8 @@ class Platform:
             settings.decode_timeout_seconds,
             settings.decode_result_bytes,
         )
+        # The decoding worker with transformers and TRL loaded: loss previews and a job's chat-template check.
+        previews = preview_worker(decode_limits)
         datasets = DatasetService(
             DatasetStore(db),
             DatasetStorage(settings.datasets_dir, settings.dataset_max_upload_bytes),
@@ -104,6 +107,7 @@ class Platform:
             settings.path_roots,
             limits,
             decode_limits,
+            previews,
         )
         store = JobStore(db)
         supervisor = JobSupervisor(
@@ -123,6 +127,7 @@ class Platform:
             datasets.resolve,
             settings.path_roots,
             limits,
+            previews,
         )
         metrics = MetricsService(
             MetricStore(db),

@@ -173,7 +173,7 @@ def test_more_gpus_than_the_server_has_is_refused_at_create_and_at_start(open_pl
 def test_without_gpus_nothing_is_allocated_or_queued(open_platform, demo_assets):
     platform = open_platform("0", cpu_processes=3)  # no GPUs: num_gpus counts CPU processes, up to the setting
     with pytest.raises(InvalidInputError) as caught:
-        create(platform, demo_assets, "too-many", num_gpus=16384)
+        create(platform, demo_assets, "too-many", num_gpus=16384, batch_size=16384, micro_batch_size=1)
     [error] = [error for error in caught.value.errors if error.field == "params.num_gpus"]
     assert "more than the 3 it allows (PLATFORM_CPU_PROCESSES)" in error.message
     job = create(platform, demo_assets, "cpu", num_gpus=3)

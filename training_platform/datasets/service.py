@@ -15,7 +15,7 @@ the API's schemas.
 from collections.abc import Sequence
 from pathlib import Path
 
-from training_platform.common.worker import WorkerLimits
+from training_platform.common.worker import Worker, WorkerLimits
 from training_platform.contract.data import DataFormat, LossTurns
 from training_platform.datafiles.kinds import KIND_FIELDS
 from training_platform.datafiles.layout import DATASET_REFERENCE
@@ -25,7 +25,7 @@ from training_platform.datasets import detection
 from training_platform.datasets.analysis import DatasetAnalysis
 from training_platform.datasets.audit import AuditOptions
 from training_platform.datasets.convert import ConvertRequest
-from training_platform.datasets.decoding import decoding_worker, preview_worker
+from training_platform.datasets.decoding import decoding_worker
 from training_platform.datasets.preview import LossPreview, RowsPage
 from training_platform.datasets.reading import DatasetReader, data_format_of
 from training_platform.datasets.registration import DatasetRegistration, check_fields, inspect_file, stored_tags
@@ -66,12 +66,13 @@ class DatasetService:
         path_roots: Sequence[Path],
         limits: ReadLimits,
         decode_limits: WorkerLimits,
+        previews: Worker,
     ):
         self.store = store
         self.storage = storage
         self.tasks = TaskRunner(store.db, DatasetTask, owner="dataset_id")
         worker = decoding_worker(decode_limits)  # every decode of a dataset's file (decoding.py)
-        self.reader = DatasetReader(models, path_roots, limits, worker, preview_worker(decode_limits))
+        self.reader = DatasetReader(models, path_roots, limits, worker, previews)
         self.registration = DatasetRegistration(store, storage, error_limit, path_roots, limits, worker)
         self.semantic = SemanticSearch(self.reader, vectors, embedder, self.tasks)
         self.analysis = DatasetAnalysis(self.reader, self.semantic, storage, self.tasks)
@@ -95,7 +96,7 @@ class DatasetService:
         self.tasks.shutdown()
         self.semantic.close()
         self.reader.worker.close()
-        self.reader.previews.close()
+        self.reader.previews.close()  # shared with the jobs service, which the platform closes first
 
     # ---- registration (registration.py, detection.py) ---------------------------------------------------
 

@@ -149,3 +149,22 @@ def _shown(value: Any, text: str) -> bool:
     if isinstance(value, str):
         forms |= {json.dumps(value)[1:-1], json.dumps(value, ensure_ascii=False)[1:-1]}
     return any(form in text for form in forms)
+
+
+def template_drops_in_files(
+    model_path: str, train: list[tuple[str, DataFormat]], kind: str, limits: ReadLimits
+) -> list[tuple[str, int, str]]:
+    """For each training file whose first rows carry tools or tool calls: the file, the row and what of it the
+    model's chat template does not render. Run in the decoding worker (common/worker.py): the tokenizer, like the
+    files, is a user's to plant."""
+    found_drops, tokenizer = [], None
+    for path, data_format in train:
+        found = first_row_with_tools(Path(path), data_format, kind, limits)
+        if found is None:
+            continue
+        tokenizer = tokenizer or load_tokenizer_of(model_path)
+        if tokenizer is None:
+            break  # no tokenizer in the model directory: the engine refuses the job for that
+        if dropped := template_drops(tokenizer, found[1]):
+            found_drops.append((path, found[0], "; ".join(dropped)))
+    return found_drops

@@ -12,6 +12,7 @@ from training_platform.common.files import tail_lines
 from training_platform.common.paths import checked_path
 from training_platform.common.progress import ProgressCallback
 from training_platform.common.text import ENGLISH, Language, Text
+from training_platform.common.worker import Worker
 from training_platform.contract import control
 from training_platform.contract.data import DataFormat
 from training_platform.contract.params import Algorithm, PPOParams, RuleRewardParams, TrainingParams, parse_params
@@ -24,7 +25,7 @@ from training_platform.db.tables import Job, JobTask
 from training_platform.db.types import utcnow
 from training_platform.engines.base import CheckpointInfo
 from training_platform.engines.registry import choose_engine, get_engine
-from training_platform.engines.templates import first_row_with_tools, load_tokenizer_of, template_drops
+from training_platform.engines.templates import template_drops_in_files
 from training_platform.errors import (
     ConflictError,
     FieldError,
@@ -66,6 +67,7 @@ class JobService:
         resolve_dataset: DatasetResolver,
         path_roots: Sequence[Path],
         limits: ReadLimits,
+        templates: Worker,
     ):
         self.store = store
         self.supervisor = supervisor
@@ -75,6 +77,7 @@ class JobService:
         self.resolve_dataset = resolve_dataset
         self.path_roots = path_roots  # where models and data files may be read from (docs/security.md)
         self.limits = limits
+        self.templates = templates  # a decoding worker with transformers loaded (datasets/decoding.py's previews)
         self.tasks = TaskRunner(store.db, JobTask, owner="job_id")
 
     def recover(self) -> None:
@@ -219,18 +222,18 @@ class JobService:
 
     def _template_warnings(self, model_path: str, train: list[Source], kind: str) -> list[Text]:
         """For each training file whose first rows carry tools or tool calls: what of one such row the model's chat
-        template does not render (engines/templates.py), said as a warning event of the job."""
-        warnings, tokenizer = [], None
-        for path, data_format in train:
-            found = first_row_with_tools(Path(path), data_format, kind, self.limits)
-            if found is None:
-                continue
-            tokenizer = tokenizer or load_tokenizer_of(_absolute(model_path))
-            if tokenizer is None:
-                break  # no tokenizer in the model directory: the engine refuses the job for that
-            if dropped := template_drops(tokenizer, found[1]):
-                warnings.append(Text.of("job.template_drops", dataset=path, row=found[0], dropped="; ".join(dropped)))
-        return warnings
+        template does not render (engines/templates.py), said as a warning event of the job. The model's tokenizer
+        is loaded in the worker that has transformers loaded (common/worker.py), never in the server."""
+        drops = self.templates.run(
+            template_drops_in_files,
+            str(_absolute(model_path)),
+            list(train),
+            kind,
+            self.limits,
+            field="model_path",
+            what="checking what the model's chat template renders of the data",
+        )
+        return [Text.of("job.template_drops", dataset=path, row=row, dropped=dropped) for path, row, dropped in drops]
 
     def _check_model_dir(self, field: str, path: str) -> list[FieldError]:
         """Under the data roots first: nothing is said about a path outside them, not even whether it exists."""
