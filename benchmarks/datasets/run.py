@@ -72,6 +72,10 @@ def bench_platform(path: Path) -> dict:
     audited = time.perf_counter()
     stats = dataset_stats(table, "sft", ["data_source"], counter)
     finished = time.perf_counter()
+    return _timings(started, audited, finished, report, stats)
+
+
+def _timings(started: float, audited: float, finished: float, report, stats) -> dict:
     return {
         "seconds": finished - started,
         "audit_seconds": audited - started,
@@ -104,13 +108,7 @@ def bench_worker(path: Path) -> dict:
     stats = worker.run(compute_stats, source, DataFormat(), "sft", ["data_source"], None, 20, field="d", what="stats")
     finished = time.perf_counter()
     worker.close()
-    return {
-        "seconds": finished - started,
-        "audit_seconds": audited - started,
-        "stats_seconds": finished - audited,
-        "summary": report.summary,
-        "lengths": len(stats.lengths),
-    }
+    return _timings(started, audited, finished, report, stats)
 
 
 # ---- the baseline: the same checks, the way a plain pandas script does them -------------------------------
