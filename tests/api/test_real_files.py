@@ -348,3 +348,20 @@ def test_the_cli_registration_line_names_the_columns_training_will_not_read(serv
     dropped = server.cli("datasets", "register", str(media), "-a", "sft", "--name", "mllm-cli", "--drop", "images")
     assert dropped.returncode == 0, dropped.stderr
     assert "dropped on purpose: images" in dropped.stdout
+
+
+def test_a_job_given_such_files_by_path_is_refused_as_registration_refuses_them(server, tmp_path, demo_assets):
+    kto = write_json(tmp_path / "kto_en_demo.json", KTO)
+    mllm = write_json(tmp_path / "mllm_demo.json", MLLM)
+    body = {
+        "name": "kto-by-path",
+        "algorithm": "sft",
+        "model_path": str(demo_assets["model"]),
+        "dataset_paths": [str(kto), str(mllm)],
+        "params": {"max_steps": 1},
+    }
+    answer = server.api.post("/jobs", json=body)
+    assert answer.status_code == 422, answer.text
+    errors = {error["field"]: error["message"] for error in answer.json()["errors"]}
+    assert "KTO-style unpaired preference data" in errors["dataset_paths.0"], errors
+    assert "multimodal training is not supported" in errors["dataset_paths.1"], errors

@@ -17,12 +17,16 @@ from training_platform.contract.params import Algorithm
 from training_platform.datafiles.errors import DatasetFileError, RowProblem
 from training_platform.datafiles.kinds import KIND_FIELDS, KindFields
 from training_platform.datafiles.limits import DEFAULT_LIMITS, ReadLimits
+from training_platform.datafiles.meaning import KTO_LABEL, meaning_problems
 from training_platform.datafiles.presets import chat_problem, tools_problem
-from training_platform.datafiles.rows import load_formatted
-from training_platform.datafiles.table import ROW, DatasetTable
+from training_platform.datafiles.rows import apply_format
+from training_platform.datafiles.table import ROW, DatasetTable, load_table
 from training_platform.errors import FieldError
 
 COMPLETION_FIELDS = ("response", "chosen", "rejected")
+
+
+LABELS_LOOKED_AT = 100  # a `label` column's first values, to tell KTO-style true/false labels (meaning.py)
 
 
 @dataclass(frozen=True)
@@ -168,8 +172,14 @@ def validate_file(
     limits: ReadLimits = DEFAULT_LIMITS,
 ) -> ValidationReport:
     """Check every row through the file's data format; keep the first `keep` problems, count them all. Raises
-    DatasetFileError for unreadable files."""
-    table = load_formatted(path, data_format, kind, limits)
+    DatasetFileError for unreadable files, and for files the platform cannot train as they mean (meaning.py): a
+    job given a file by path is held to what registration holds a dataset to."""
+    raw = load_table(path, limits, split=data_format.split)
+    kept = [name for name in raw.columns if name not in data_format.drop_columns]
+    labels = raw.frame[KTO_LABEL].drop_nulls().head(LABELS_LOOKED_AT).to_list() if KTO_LABEL in kept else []
+    if problems := meaning_problems(kept, labels, kind, data_format.field_mapping, path.name):
+        raise DatasetFileError("; ".join(f"{path.name}: {message}" for _, message in problems))
+    table = apply_format(raw, data_format, kind)
     if table.num_rows == 0:
         raise DatasetFileError(f"{path.name} has no rows")
     problems = validate_table(table, schema_for(kind, answer_fields))

@@ -11,10 +11,9 @@ from typing import Any
 
 from training_platform.contract.data import DataFormat
 from training_platform.datafiles.errors import RowProblem
-from training_platform.datafiles.limits import DEFAULT_LIMITS, ReadLimits
 from training_platform.datafiles.presets import RowFormatError, normalise_row
 from training_platform.datafiles.readers import iter_rows
-from training_platform.datafiles.table import ROW, DatasetTable, apply_field_mapping, frame_from_rows, load_table
+from training_platform.datafiles.table import ROW, DatasetTable, apply_field_mapping, frame_from_rows
 
 PLATFORM_FORMAT = DataFormat()
 
@@ -54,10 +53,6 @@ def apply_format(table: DatasetTable, data_format: DataFormat, kind: str) -> Dat
             problems.append(RowProblem(number, str(error)))
     problems.sort(key=lambda problem: problem.row)
     return DatasetTable(frame_from_rows(rows, numbers), problems, table.num_rows)
-
-
-def load_formatted(path: Path, data_format: DataFormat, kind: str, limits: ReadLimits = DEFAULT_LIMITS) -> DatasetTable:
-    return apply_format(load_table(path, limits, split=data_format.split), data_format, kind)
 
 
 def read_rows(paths: list[str], formats: dict[str, DataFormat], kind: str) -> list[dict[str, Any]]:
