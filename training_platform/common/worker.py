@@ -52,15 +52,15 @@ class LimitExceeded(InvalidInputError):
 
 class Worker:
     """Runs module-level functions in limited children. `preload`: the modules its fork server imports once (the
-    first, training_platform.common.worker_setup, sets what the libraries read at import). Each worker has a fork
-    server of its own, so what one preloads (a heavy library only some calls need) costs the others nothing;
+    first, training_platform.common.worker_setup, sets what the libraries read at import). Workers with the same
+    preload share one fork server for the life of the process (a platform opened again reuses it); workers with
+    another preload (a heavy library only some calls need) have their own, so it costs the others nothing.
     `start_now=False` starts it at the first call instead of now."""
 
     def __init__(self, limits: WorkerLimits, preload: Sequence[str] = (), start_now: bool = True):
         self.limits = limits
         self._context = multiprocessing.get_context("forkserver")
-        self._server = forkserver.ForkServer()
-        self._server.set_forkserver_preload(["training_platform.common.worker_setup", *preload])
+        self._server = _fork_server(("training_platform.common.worker_setup", *preload))
         # Children at once: one per CPU, each with its own memory budget; more calls wait for a place.
         self._places = threading.BoundedSemaphore(os.cpu_count() or 1)
         if start_now:
@@ -82,11 +82,6 @@ class Worker:
             finally:
                 os.environ.clear()
                 os.environ.update(saved)
-
-    def close(self) -> None:
-        """Stop the fork server (a call after this starts it again)."""
-        with _STARTING:
-            self._server._stop()  # multiprocessing's own way, which its tests use
 
     def run(
         self,
@@ -140,6 +135,20 @@ class Worker:
             if child.is_alive():
                 child.kill()
             child.join()
+
+
+_FORK_SERVERS: dict[tuple[str, ...], forkserver.ForkServer] = {}
+
+
+def _fork_server(preload: tuple[str, ...]) -> forkserver.ForkServer:
+    """The process's fork server for this preload; it ends with the process (it stops when its parent's end of
+    the pipe it watches closes)."""
+    with _STARTING:
+        if preload not in _FORK_SERVERS:
+            server = forkserver.ForkServer()
+            server.set_forkserver_preload(list(preload))
+            _FORK_SERVERS[preload] = server
+        return _FORK_SERVERS[preload]
 
 
 def _outcome(status: str, value: list, field: str, what: str, limits: WorkerLimits) -> Any:

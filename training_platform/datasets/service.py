@@ -95,8 +95,6 @@ class DatasetService:
     def close(self) -> None:
         self.tasks.shutdown()
         self.semantic.close()
-        self.reader.worker.close()
-        self.reader.previews.close()  # shared with the jobs service, which the platform closes first
 
     # ---- registration (registration.py, detection.py) ---------------------------------------------------
 

@@ -151,20 +151,12 @@ def _shown(value: Any, text: str) -> bool:
     return any(form in text for form in forms)
 
 
-def template_drops_in_files(
-    model_path: str, train: list[tuple[str, DataFormat]], kind: str, limits: ReadLimits
-) -> list[tuple[str, int, str]]:
-    """For each training file whose first rows carry tools or tool calls: the file, the row and what of it the
-    model's chat template does not render. Run in the decoding worker (common/worker.py): the tokenizer, like the
-    files, is a user's to plant."""
-    found_drops, tokenizer = [], None
-    for path, data_format in train:
-        found = first_row_with_tools(Path(path), data_format, kind, limits)
-        if found is None:
-            continue
-        tokenizer = tokenizer or load_tokenizer_of(model_path)
-        if tokenizer is None:
-            break  # no tokenizer in the model directory: the engine refuses the job for that
-        if dropped := template_drops(tokenizer, found[1]):
-            found_drops.append((path, found[0], "; ".join(dropped)))
-    return found_drops
+def template_drops_in_rows(model_path: str, rows: list[tuple[str, int, dict[str, Any]]]) -> list[tuple[str, int, str]]:
+    """For each (file, row number, row) that carries tools or tool calls: the file, the row and what of it the
+    model's chat template does not render. Run in the decoding worker (common/worker.py): the tokenizer is a
+    user's to plant."""
+    tokenizer = load_tokenizer_of(model_path)
+    if tokenizer is None:
+        return []  # no tokenizer in the model directory: the engine refuses the job for that
+    drops = [(path, number, template_drops(tokenizer, row)) for path, number, row in rows]
+    return [(path, number, "; ".join(dropped)) for path, number, dropped in drops if dropped]

@@ -25,7 +25,7 @@ from training_platform.db.tables import Job, JobTask
 from training_platform.db.types import utcnow
 from training_platform.engines.base import CheckpointInfo
 from training_platform.engines.registry import choose_engine, get_engine
-from training_platform.engines.templates import template_drops_in_files
+from training_platform.engines.templates import first_row_with_tools, template_drops_in_rows
 from training_platform.errors import (
     ConflictError,
     FieldError,
@@ -224,12 +224,17 @@ class JobService:
         """For each training file whose first rows carry tools or tool calls: what of one such row the model's chat
         template does not render (engines/templates.py), said as a warning event of the job. The model's tokenizer
         is loaded in the worker that has transformers loaded (common/worker.py), never in the server."""
+        rows = [
+            (path, *found)
+            for path, data_format in train
+            if (found := first_row_with_tools(Path(path), data_format, kind, self.limits)) is not None
+        ]
+        if not rows:
+            return []  # most data carries no tools: no tokenizer is loaded for it
         drops = self.templates.run(
-            template_drops_in_files,
+            template_drops_in_rows,
             str(_absolute(model_path)),
-            list(train),
-            kind,
-            self.limits,
+            rows,
             field="model_path",
             what="checking what the model's chat template renders of the data",
         )
