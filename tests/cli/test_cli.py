@@ -99,8 +99,8 @@ def test_create_with_params_then_stop(cli_server):
 
 
 def test_a_piped_listing_keeps_names_and_statuses_whole(cli_server):
-    """Piped into grep (no terminal, no COLUMNS), eight columns would share 80 characters and cut a name to
-    "a-job…"; a CI run saw "completed" cut that way when a health column joined the seven."""
+    """Piped into grep, eight columns would share 80 characters and cut a name to "a-job…"; CI saw "completed"
+    cut that way twice, the second time with COLUMNS=80 inherited from the shell that ran the suite."""
     name = "a-job-whose-name-is-longer-than-a-column-of-eighty"
     home = cli_server.home
     created = cli_server.cli(
@@ -108,8 +108,9 @@ def test_a_piped_listing_keeps_names_and_statuses_whole(cli_server):
         "--dataset", str(home / "datasets" / "demo" / "sft.jsonl"),
     )  # fmt: skip
     assert created.returncode == 0, created.stderr
-    cli_server.env.pop("COLUMNS", None)
+    cli_server.env["COLUMNS"] = "80"
     listing = cli_server.cli("jobs", "list").stdout
+    cli_server.env.pop("COLUMNS")
     assert name in listing and "created" in listing
     assert max(map(len, listing.splitlines())) <= 200
 

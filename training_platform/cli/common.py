@@ -5,7 +5,6 @@ accepts (the spirit of TRL's TrlParser, which turns config dataclasses into flag
 import functools
 import inspect
 import json
-import os
 import sys
 import time
 import typing
@@ -24,9 +23,10 @@ from training_platform.cli.client import ApiClient
 from training_platform.settings import get_settings
 
 PIPED_WIDTH = 200
-# Messages stay on one line for scripts. Tables fit a terminal's width; piped into another program (no terminal
-# and no COLUMNS to ask), they are laid out 200 wide, so a name or a status is never cut to "comple…" for grep.
-console = Console(soft_wrap=True, width=None if sys.stdout.isatty() or "COLUMNS" in os.environ else PIPED_WIDTH)
+# Messages stay on one line for scripts. Tables fit a terminal's width; piped into another program they are laid
+# out 200 wide, so a name or a status is never cut to "comple…" for grep. A COLUMNS inherited from the shell
+# that started the pipe (CI exports COLUMNS=80) describes that shell's terminal, not this output, so it is ignored.
+console = Console(soft_wrap=True, width=None if sys.stdout.isatty() else PIPED_WIDTH)
 err_console = Console(stderr=True)
 UPLOAD_CHUNK_BYTES = 1 << 20
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the API's JSON instead of a table.")]
