@@ -46,6 +46,7 @@ from training_platform.runners.devices import gpu_inventory
 from training_platform.runners.local import LocalRunner
 from training_platform.runners.ray import RayRunner
 from training_platform.settings import Settings
+from training_platform.surgery.service import SurgeryService
 
 log = logging.getLogger(__name__)
 LOCK_FILE = "platform.lock"
@@ -62,6 +63,7 @@ class Platform:
     jobs: JobService
     supervisor: JobSupervisor
     models: ModelService
+    surgery: SurgeryService
     datasets: DatasetService
     metrics: MetricsService
     alerts: AlertService
@@ -128,6 +130,7 @@ class Platform:
             settings.path_roots,
             limits,
             previews,
+            models,
         )
         metrics = MetricsService(
             MetricStore(db),
@@ -154,6 +157,8 @@ class Platform:
         diagnostics = DiagnosticsService(FindingStore(db), jobs, metrics, alerts=alerts)
         metrics.watchers.append(diagnostics)
         supervisor.listeners.append(diagnostics)  # after the metrics: the log is scanned once the steps are stored
+        surgery = SurgeryService(jobs, metrics, models)
+        supervisor.listeners.append(surgery)  # a completed surgery run's result is registered before the next starts
         supervisor.listeners.append(scheduler)  # after the metrics: a settled job's GPUs go to the next in line
         return cls(
             settings=settings,
@@ -165,6 +170,7 @@ class Platform:
             metrics=metrics,
             alerts=alerts,
             diagnostics=diagnostics,
+            surgery=surgery,
             compute=ComputeService(settings.path_roots),
             auth=open_auth(db, settings),
         )

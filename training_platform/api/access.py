@@ -46,6 +46,11 @@ UNSAFE_ROUTES: dict[tuple[str, str], Access] = {
     ("POST", "/datasets/{dataset}/dedup"): Access(action="deduplicated"),
     ("POST", "/datasets/{dataset}/convert"): Access(action="converted", kind=ResourceKind.DATASET, creates=True),
     ("POST", "/models"): Access(action="registered", kind=ResourceKind.MODEL, creates=True),
+    # A surgery run is a job of its own kind: its caller owns it; its result is registered when it completes.
+    ("POST", "/surgery/merge"): Access(action="created", kind=ResourceKind.JOB, creates=True),
+    ("POST", "/surgery/average"): Access(action="created", kind=ResourceKind.JOB, creates=True),
+    ("POST", "/surgery/lora-fold"): Access(action="created", kind=ResourceKind.JOB, creates=True),
+    ("POST", "/surgery/select"): Access(viewers=True),
     ("POST", "/compute/estimate"): Access(viewers=True),
     ("POST", "/compute/recommend"): Access(viewers=True),
     ("POST", "/engines/verl/validate"): Access(viewers=True),

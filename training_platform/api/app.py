@@ -19,6 +19,7 @@ from training_platform.api.routers import (
     jobs,
     models,
     monitoring,
+    surgery,
     system,
 )
 from training_platform.api.security import install_security
@@ -69,6 +70,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         alerts.router,
         compute.router,
         models.router,
+        surgery.router,
         datasets.router,
         engines.router,
         demo.router,

@@ -14,7 +14,15 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from training_platform.contract.data import DataFormat
 from training_platform.contract.health import HealthSettings
 from training_platform.contract.layout import JobLayout
-from training_platform.contract.params import Algorithm, AnyParams
+from training_platform.contract.params import Algorithm, AnyParams, TrainingParams, parse_params
+from training_platform.contract.surgery import (
+    SURGERY_PARAMS,
+    AverageParams,
+    LoraFoldParams,
+    MergeParams,
+    SurgeryOperation,
+    SurgeryParams,
+)
 
 
 class RunSpec(BaseModel):
@@ -26,7 +34,8 @@ class RunSpec(BaseModel):
     eval_dataset_path: str | None = None
     # Data format of each data path that came from a registered dataset (a preset, a field mapping, a split).
     dataset_formats: dict[str, DataFormat] = {}
-    params: Annotated[AnyParams, Field(discriminator="algorithm")]
+    # A training run's parameters, or a surgery run's (contract/surgery.py): a job of another kind.
+    params: Annotated[AnyParams | MergeParams | AverageParams | LoraFoldParams, Field(discriminator="algorithm")]
     output_dir: str
     run_mode: str = "local"
     # Run mode ray: the cluster's nodes the run spans, params.num_gpus split evenly over them, each placed by Ray.
@@ -63,6 +72,14 @@ class RunSpec(BaseModel):
     @classmethod
     def load(cls, path: Path) -> "RunSpec":
         return cls.model_validate_json(path.read_text(encoding="utf-8"))
+
+
+def parse_run_params(kind: str, params: dict) -> TrainingParams | SurgeryParams:
+    """A job's stored parameters for its kind: a training algorithm or a surgery operation; raises
+    pydantic.ValidationError naming the field."""
+    if kind in set(SurgeryOperation):
+        return SURGERY_PARAMS[SurgeryOperation(kind)].model_validate({**params, "algorithm": kind})
+    return parse_params(Algorithm(kind), params)
 
 
 @dataclass(frozen=True)

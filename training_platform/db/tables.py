@@ -82,6 +82,9 @@ class RegisteredModel(SQLModel, table=True):
     architecture: str = Field(default="", max_length=64)
     num_parameters: int | None = Field(default=None, sa_type=BigInteger)
     description: str = Field(default="", sa_type=Text)
+    # A surgery run's result: the job that wrote it, and its surgery.json (operation, inputs with hashes, parameters).
+    job_id: str | None = Field(default=None, max_length=32)
+    lineage: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     created_at: datetime = _timestamp()
 
 

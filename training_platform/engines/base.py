@@ -73,7 +73,10 @@ class Capabilities:
     # A resume may take a new learning rate (TRL's schedule goes on from the new peak); verl restores the
     # checkpoint's optimizer and schedule, rates included.
     new_learning_rate_on_resume: bool
-    step: StepProfile  # how its training step runs, for the configurator
+    step: StepProfile | None  # how its training step runs, for the configurator; None: it does not train
+    # Its runs can be paused at a checkpoint and resumed from it (a training run); a surgery run is stopped or
+    # run again from the start.
+    resumable: bool = True
 
 
 class Engine(ABC):

@@ -13,6 +13,11 @@ BUILTIN_ENGINES = {
     "verl": "training_platform.engines.verl.engine:VerlEngine",
 }
 _ENGINES: dict[str, str] = dict(BUILTIN_ENGINES)
+# Engines of the platform's other kinds of run (contract/surgery.py): found by a job's engine name like the
+# training engines, never offered for training (engines(), engine_names() and `auto` list the training ones).
+RUN_ENGINES = {
+    "surgery": "training_platform.merging.engine:SurgeryEngine",
+}
 
 AUTO = "auto"
 AUTO_PREFERENCE = ("verl", "trl")  # the platform is built on verl; TRL where verl cannot run a job here
@@ -20,8 +25,9 @@ AUTO_PREFERENCE = ("verl", "trl")  # the platform is built on verl; TRL where ve
 
 def register_engine(name: str, path: str) -> None:
     """Add an engine (`module:Class`); a name is registered once."""
-    if name in _ENGINES or name == AUTO:
-        raise ValueError(f"an engine named '{name}' is already registered ({_ENGINES.get(name, 'reserved')})")
+    if name in _ENGINES or name in RUN_ENGINES or name == AUTO:
+        registered = _ENGINES.get(name) or RUN_ENGINES.get(name, "reserved")
+        raise ValueError(f"an engine named '{name}' is already registered ({registered})")
     _ENGINES[name] = path
 
 
@@ -30,7 +36,7 @@ def engine_names() -> list[str]:
 
 
 def get_engine(name: str) -> Engine:
-    if name not in _ENGINES:
+    if name not in _ENGINES and name not in RUN_ENGINES:
         message = f"unknown engine '{name}'; available: {', '.join([*engine_names(), AUTO])}"
         raise InvalidInputError([FieldError("engine", message)])
     return _load(name)
@@ -38,10 +44,11 @@ def get_engine(name: str) -> Engine:
 
 @cache
 def _load(name: str) -> Engine:
-    module_name, _, class_name = _ENGINES[name].partition(":")
+    path = _ENGINES.get(name) or RUN_ENGINES[name]
+    module_name, _, class_name = path.partition(":")
     engine = getattr(importlib.import_module(module_name), class_name)()
     if engine.name != name:
-        raise ValueError(f"{_ENGINES[name]} is the engine '{engine.name}', registered as '{name}'")
+        raise ValueError(f"{path} is the engine '{engine.name}', registered as '{name}'")
     return engine
 
 

@@ -4,8 +4,7 @@ from pathlib import Path
 
 from training_platform.contract.health import HealthSettings
 from training_platform.contract.layout import JobLayout
-from training_platform.contract.params import Algorithm, parse_params
-from training_platform.contract.run import RunSpec
+from training_platform.contract.run import RunSpec, parse_run_params
 from training_platform.db.tables import Job
 from training_platform.jobs.activity import JobActivity
 from training_platform.runners.base import Runner
@@ -26,7 +25,7 @@ def run_spec(job: Job, runner: Runner, cpu_threads: int = 0) -> RunSpec:
         dataset_paths=job.dataset_paths,
         eval_dataset_path=job.eval_dataset_path,
         dataset_formats=job.dataset_formats,
-        params=parse_params(Algorithm(job.algorithm), job.params),
+        params=parse_run_params(job.algorithm, job.params),
         output_dir=job.output_dir,
         run_mode=job.run_mode,
         nnodes=runner.nodes_for(requested_gpus(job)),

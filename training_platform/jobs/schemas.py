@@ -9,6 +9,7 @@ from training_platform.contract.data import DataFormat
 from training_platform.contract.health import HealthSettings
 from training_platform.contract.params import Algorithm
 from training_platform.contract.status import TrainingStatus
+from training_platform.contract.surgery import SurgeryOperation
 from training_platform.datafiles.layout import SUPPORTED_TYPES
 from training_platform.jobs.states import JobStatus
 from training_platform.tasks import BackgroundTaskRead
@@ -22,7 +23,11 @@ class JobCreate(BaseModel):
     name: JobName
     algorithm: Algorithm
     engine: str = Field(default="trl", description="trl, verl, or auto (verl where it can run the algorithm here).")
-    model_path: str = Field(min_length=1, description="HF model directory (config.json + weights).")
+    model_path: str = Field(
+        min_length=1,
+        description="HF model directory (config.json + weights), or a job's output: 'job:<job>' (its final model), "
+        "'job:<job>@<checkpoint>', or a registered model: 'model:<name>'.",
+    )
     dataset_paths: list[str] = Field(
         min_length=1,
         description=f"Training data: {SUPPORTED_TYPES} files, folders of them, or registered datasets as "
@@ -59,7 +64,7 @@ class Progress(BaseModel):
 class JobRead(BaseModel):
     id: str
     name: str
-    algorithm: Algorithm | Literal["external"]
+    algorithm: Algorithm | SurgeryOperation | Literal["external"]
     engine: str
     run_mode: str
     model_path: str

@@ -3,6 +3,7 @@
 import shutil
 import uuid
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from pydantic import TypeAdapter, ValidationError
@@ -17,6 +18,7 @@ from training_platform.contract import control
 from training_platform.contract.data import DataFormat
 from training_platform.contract.params import Algorithm, PPOParams, RuleRewardParams, TrainingParams, parse_params
 from training_platform.contract.status import load_status
+from training_platform.contract.surgery import ModelSource, SurgeryOperation, SurgeryParams
 from training_platform.datafiles.errors import DatasetFileError
 from training_platform.datafiles.formats import row_problem_errors, validate_file
 from training_platform.datafiles.layout import DATASET_REFERENCE, checked_data_path
@@ -47,9 +49,20 @@ from training_platform.jobs.schemas import (
 from training_platform.jobs.states import ACTION_SOURCES, JobStatus, allowed_actions
 from training_platform.jobs.store import JobStore
 from training_platform.jobs.supervisor import JobSupervisor
-from training_platform.models.service import model_dir_problem
+from training_platform.models.service import ModelService, model_dir_problem
 from training_platform.rewards import RewardConfigError, validate_reward_spec
 from training_platform.tasks import TaskRunner
+
+# Where a model is chosen, a job's outputs and registered models are named rather than typed as paths.
+JOB_REFERENCE, MODEL_REFERENCE = "job:", "model:"
+ADAPTER_CONFIG = "adapter_config.json"  # peft's
+# The engine that runs each kind of run other than training.
+RUN_ENGINE_OF = {operation.value: "surgery" for operation in SurgeryOperation}
+
+
+def is_model_reference(value: str) -> bool:
+    return value.startswith((JOB_REFERENCE, MODEL_REFERENCE))
+
 
 # `dataset:<name or id>` → the registered dataset's path and field mapping.
 Source = tuple[str, DataFormat]
@@ -68,6 +81,7 @@ class JobService:
         path_roots: Sequence[Path],
         limits: ReadLimits,
         templates: Worker,
+        models: ModelService,
     ):
         self.store = store
         self.supervisor = supervisor
@@ -78,6 +92,7 @@ class JobService:
         self.path_roots = path_roots  # where models and data files may be read from (docs/security.md)
         self.limits = limits
         self.templates = templates  # a decoding worker with transformers loaded (datasets/decoding.py's previews)
+        self.models = models  # registered models, for `model:<name>` references
         self.tasks = TaskRunner(store.db, JobTask, owner="job_id")
 
     def recover(self) -> None:
@@ -94,6 +109,10 @@ class JobService:
     # ---- create / read / delete ------------------------------------------------------------------
 
     def create(self, request: JobCreate) -> JobRead:
+        if is_model_reference(request.model_path):
+            request = request.model_copy(
+                update={"model_path": self.model_source(request.model_path, "model_path").path}
+            )
         engine = choose_engine(request.engine, request.algorithm, _requested_gpus(request.params))
         if request.algorithm not in engine.algorithms:
             raise InvalidInputError([FieldError("algorithm", engine.unsupported_message(request.algorithm))])
@@ -249,6 +268,70 @@ class JobService:
         problem = model_dir_problem(directory)
         return [FieldError(field, problem)] if problem else []
 
+    def create_run(self, name: str, params: SurgeryParams, start: bool) -> JobRead:
+        """A run of another kind than training (contract/surgery.py): a job of the engine that runs it, queued and
+        supervised like any; `params` are validated, their inputs resolved to model directories by the caller."""
+        if self.store.name_taken(name):
+            raise ConflictError(f"a job named '{name}' already exists")
+        job_id = uuid.uuid4().hex
+        job = Job(
+            id=job_id,
+            name=name,
+            algorithm=params.algorithm,
+            engine=RUN_ENGINE_OF[params.algorithm],
+            run_mode="local",
+            model_path=params.sources[0].path,
+            dataset_paths=[],
+            params=params.model_dump(mode="json", exclude={"algorithm"}),
+            health_settings={},
+            status=JobStatus.PENDING.value,
+            output_dir=str(self.jobs_dir / job_id),
+        )
+        layout_of(job).root.mkdir(parents=True, exist_ok=True)
+        job = self.store.add(job, Text.of("job.created", algorithm=params.algorithm, engine=job.engine))
+        report(Change("job", job.id, job.name, "created", created=True))
+        return self.start(job.id) if start else self.view(job)
+
+    def model_source(self, reference: str, field: str, adapter: bool = False) -> ModelSource:
+        """A model to read: `job:<job>` (its final model), `job:<job>@<checkpoint>` (a complete checkpoint of it),
+        `model:<name>` (a registered model), or a directory under the data roots; refused (naming `field`) when it
+        is not a Hugging Face model directory (with `adapter`: not a peft adapter directory)."""
+        if reference.startswith(JOB_REFERENCE):
+            source = self._job_model(reference.removeprefix(JOB_REFERENCE), field, adapter)
+        elif reference.startswith(MODEL_REFERENCE):
+            try:
+                model = self.models.get(reference.removeprefix(MODEL_REFERENCE))
+            except NotFoundError as error:
+                raise InvalidInputError([FieldError(field, str(error))]) from None
+            source = ModelSource(path=model.path)
+        else:
+            source = ModelSource(path=str(checked_path(reference, self.path_roots, field)))
+        if problem := _model_problem(Path(source.path), adapter):
+            raise InvalidInputError([FieldError(field, problem)])
+        return source
+
+    def _job_model(self, reference: str, field: str, adapter: bool) -> ModelSource:
+        name, _, checkpoint_name = reference.partition("@")
+        try:
+            job = self.store.find(name)
+        except NotFoundError as error:
+            raise InvalidInputError([FieldError(field, str(error))]) from None
+        listed = get_engine(job.engine).list_checkpoints(layout_of(job)) if job.engine != EXTERNAL else []
+        checkpoints = [c for c in listed if c.complete]
+        wanted = [c for c in checkpoints if (c.name == checkpoint_name if checkpoint_name else c.kind == "final")]
+        if not wanted:
+            have = ", ".join(c.name for c in checkpoints) or "none"
+            what = f"no complete checkpoint '{checkpoint_name}'" if checkpoint_name else "no final model yet"
+            raise InvalidInputError([FieldError(field, f"job '{job.name}' has {what} (complete ones: {have})")])
+        found = wanted[0]
+        exported = layout_of(job).root / "exports" / found.name
+        if _model_problem(found.path, adapter) and exported.is_dir():
+            found = replace(found, path=exported)  # a verl checkpoint exported to a Hugging Face directory
+        elif problem := _model_problem(found.path, adapter):
+            message = f"{problem}: export checkpoint '{found.name}' of job '{job.name}' first (it is sharded)"
+            raise InvalidInputError([FieldError(field, message)])
+        return ModelSource(path=str(found.path), job_id=job.id, job_name=job.name, step=found.step)
+
     def find(self, name_or_id: str) -> Job:
         """The job's row, for the platform's other services."""
         return self.store.find(name_or_id)
@@ -284,6 +367,10 @@ class JobService:
         report(Change("job", job.id, job.name, "created", created=True))
         return job
 
+    def recent(self, limit: int) -> list[Job]:
+        """The newest jobs' rows, for the platform's other services."""
+        return self.store.query(limit=limit)
+
     def list_jobs(self, statuses: list[JobStatus], limit: int, offset: int) -> list[JobRead]:
         return [self.view(job) for job in self.store.query(statuses, limit=limit, offset=offset)]
 
@@ -295,9 +382,12 @@ class JobService:
 
     def view(self, job: Job) -> JobRead:
         status = load_status(layout_of(job).status_path)
+        actions = allowed_actions(JobStatus(job.status), job.requested_action)
+        if job.engine != EXTERNAL and not get_engine(job.engine).capabilities.resumable:
+            actions = [action for action in actions if action != "pause"]  # it is stopped, or run again
         return JobRead(
             **job.model_dump(exclude={"process_started_at"}),
-            allowed_actions=allowed_actions(JobStatus(job.status), job.requested_action),
+            allowed_actions=actions,
             queue_position=self.store.queue_position(job) if job.status == JobStatus.QUEUED else None,
             progress=Progress.from_status(status) if status else None,
         )
@@ -373,6 +463,8 @@ class JobService:
     def pause(self, name_or_id: str) -> JobRead:
         """Ask the trainer to save a checkpoint and exit; the job becomes paused when it has."""
         job = self.store.find(name_or_id)
+        if job.engine != EXTERNAL and not get_engine(job.engine).capabilities.resumable:
+            raise ConflictError(f"job '{job.name}' is a {job.algorithm} run: it cannot be paused, only stopped")
         job = self.store.request_action(job.id, "pause")
         control.request(layout_of(job).control_path, control.ControlAction.PAUSE)
         return self.view(job)
@@ -448,6 +540,14 @@ class JobService:
             finished_at=utcnow(),
             **fields,
         )
+
+
+def _model_problem(path: Path, adapter: bool) -> str | None:
+    if not adapter:
+        return model_dir_problem(path)
+    if not (path / ADAPTER_CONFIG).is_file():
+        return f"{path} is not a LoRA adapter directory (no {ADAPTER_CONFIG})"
+    return None
 
 
 def _checkpoint_read(checkpoint: CheckpointInfo) -> CheckpointRead:

@@ -1,6 +1,7 @@
 """What the models API accepts and returns."""
 
 from datetime import datetime
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -20,4 +21,9 @@ class ModelRead(BaseModel):
     architecture: str
     num_parameters: int | None
     description: str
+    job_id: str | None = Field(description="The surgery run that wrote it; None for a model registered by hand.")
+    lineage: dict[str, Any] | None = Field(
+        description="How it was made (its surgery.json): the operation, each input with its job, step and sha256, "
+        "the parameters."
+    )
     created_at: datetime

@@ -4,6 +4,7 @@ import json
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from training_platform.common.changes import Change, report
 from training_platform.common.paths import checked_path
@@ -66,6 +67,28 @@ class ModelService:
             architecture=str(config.get("model_type", "")),
             num_parameters=count_parameters(path),
             description=request.description,
+        )
+        model = self.store.add(model)
+        report(Change("model", model.id, model.name, "registered", created=True))
+        return _read(model)
+
+    def register_result(
+        self, name: str, path: Path, job_id: str, lineage: dict[str, Any], description: str
+    ) -> ModelRead:
+        """A model the platform wrote itself (a surgery run's result, in its own job directory): registered under
+        `name`, or `name-<job id>` when a model already has that name."""
+        config = json.loads((path / "config.json").read_text(encoding="utf-8"))
+        if self.store.name_taken(name):
+            name = f"{name}-{job_id[:8]}"
+        model = RegisteredModel(
+            id=uuid.uuid4().hex,
+            name=name,
+            path=str(path),
+            architecture=str(config.get("model_type", "")),
+            num_parameters=count_parameters(path),
+            description=description,
+            job_id=job_id,
+            lineage=lineage,
         )
         model = self.store.add(model)
         report(Change("model", model.id, model.name, "registered", created=True))

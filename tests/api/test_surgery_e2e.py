@@ -1,0 +1,211 @@
+"""Model surgery end to end through a real server: a demo SFT job with evaluation, its checkpoints selected,
+averaged and merged by supervised runs whose results are registered with their lineage and flow on."""
+
+import json
+from pathlib import Path
+
+import pytest
+import torch
+from safetensors.torch import load_file
+
+pytestmark = pytest.mark.slow
+
+EVAL_EVERY = 10
+
+
+def tensors(directory: Path) -> dict[str, torch.Tensor]:
+    found = {}
+    for path in sorted(directory.glob("*.safetensors")):
+        found.update(load_file(path))
+    return found
+
+
+@pytest.fixture(scope="module")
+def trained(server, demo_assets) -> dict:
+    """40 steps of SFT with a checkpoint and an evaluation every 10, every checkpoint kept."""
+    job = server.create_job(
+        name="surgery-sft",
+        algorithm="sft",
+        model_path=str(demo_assets["model"]),
+        dataset_paths=[str(demo_assets["sft"])],
+        eval_dataset_path=str(demo_assets["sft"]),
+        params=dict(
+            learning_rate=3e-3,
+            batch_size=16,
+            micro_batch_size=16,
+            max_steps=40,
+            save_interval=EVAL_EVERY,
+            eval_interval=EVAL_EVERY,
+            save_total_limit=None,
+        ),
+        start=True,
+    )
+    job = server.wait_for_status(job["id"], "completed", "failed", timeout=300)
+    assert job["status"] == "completed", job["error"]
+    return job
+
+
+def run_to_end(server, response) -> dict:
+    assert response.status_code == 201, response.text
+    job = server.wait_for_status(response.json()["id"], "completed", "failed", "cancelled", timeout=300)
+    assert job["status"] == "completed", (job["error"], server.api.get(f"/jobs/{job['id']}/logs/stderr").text)
+    return job
+
+
+def recorded_eval_losses(job: dict) -> dict[int, float]:
+    path = Path(job["output_dir"]) / f"{job['id']}_metrics.jsonl"
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    return {line["step"]: line["eval"]["loss"] for line in lines if "loss" in line.get("eval", {})}
+
+
+def test_selection_picks_the_checkpoint_with_the_lowest_recorded_validation_loss(server, trained):
+    losses = recorded_eval_losses(trained)
+    assert sorted(losses) == [10, 20, 30, 40]
+    ranked = sorted(losses, key=losses.get)
+    selected = server.api.post("/surgery/select", json={"job": "surgery-sft", "rule": "lowest_eval_loss"})
+    assert selected.status_code == 200, selected.text
+    body = selected.json()
+    assert body["checkpoint"]["step"] == ranked[0] and body["checkpoint"]["name"] == f"checkpoint-{ranked[0]}"
+    assert body["checkpoint"]["value"] == pytest.approx(losses[ranked[0]], rel=1e-6)
+    assert body["runner_up"]["step"] == ranked[1] and body["considered"] == 4
+    assert body["checkpoint"]["reference"] == f"job:surgery-sft@checkpoint-{ranked[0]}"
+    # Within a step range, only its checkpoints count.
+    ranged = server.api.post("/surgery/select", json={"job": "surgery-sft", "from_step": 25, "to_step": 40}).json()
+    assert ranged["checkpoint"]["step"] == min((30, 40), key=losses.get) and ranged["considered"] == 2
+    last = server.api.post("/surgery/select", json={"job": "surgery-sft", "rule": "last"}).json()
+    assert last["checkpoint"]["step"] == 40 and last["runner_up"]["step"] == 30
+
+
+def test_selection_on_a_metric_the_job_never_recorded_is_refused_not_guessed(server, trained):
+    response = server.api.post("/surgery/select", json={"job": "surgery-sft", "rule": "highest_reward_mean"})
+    assert response.status_code == 422
+    assert "recorded no 'reward_mean'" in response.text and "eval_loss" in response.text
+    empty = server.api.post("/surgery/select", json={"job": "surgery-sft", "from_step": 41})
+    assert empty.status_code == 422 and "no complete checkpoint in steps 41" in empty.text
+
+
+def test_swa_over_a_checkpoint_range_is_registered_with_its_lineage_and_loads(server, trained):
+    job = run_to_end(server, server.api.post("/surgery/average", json={"name": "sft-swa", "job": "surgery-sft"}))
+    assert job["algorithm"] == "average" and job["engine"] == "surgery"
+    assert job["progress"]["current_step"] == job["progress"]["total_steps"] > 0
+    assert "pause" not in job["allowed_actions"]
+    result = Path(job["output_dir"]) / "final"
+    checkpoints = [Path(trained["output_dir"]) / "checkpoints" / f"checkpoint-{step}" for step in (10, 20, 30, 40)]
+    averaged = tensors(result)
+    inputs = [tensors(path) for path in checkpoints]
+    for name, value in averaged.items():
+        expected = torch.stack([checkpoint[name].float() for checkpoint in inputs]).mean(0)
+        torch.testing.assert_close(value.float(), expected, rtol=0, atol=1e-6)
+    model = server.api.get("/models/sft-swa").json()
+    assert model["job_id"] == job["id"] and model["path"] == str(result)
+    lineage = model["lineage"]
+    assert lineage["operation"] == "average" and [entry["step"] for entry in lineage["inputs"]] == [10, 20, 30, 40]
+    assert all(len(entry["sha256"]) == 64 and entry["job_name"] == "surgery-sft" for entry in lineage["inputs"])
+    assert json.loads((result / "surgery.json").read_text())["inputs"] == lineage["inputs"]
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(result)
+    generated = AutoModelForCausalLM.from_pretrained(result).generate(
+        **tokenizer("hello", return_tensors="pt"), max_new_tokens=4, do_sample=False
+    )
+    assert generated.shape[1] > 1
+
+
+def test_a_merge_of_two_checkpoints_by_reference_runs_and_flows_on_as_a_choice(server, trained):
+    body = {
+        "name": "sft-linear",
+        "method": "linear",
+        "models": [
+            {"model": "job:surgery-sft@checkpoint-20", "parameters": {"weight": 0.25}},
+            {"model": "job:surgery-sft@checkpoint-40", "parameters": {"weight": 0.75}},
+        ],
+    }
+    job = run_to_end(server, server.api.post("/surgery/merge", json=body))
+    root = Path(trained["output_dir"]) / "checkpoints"
+    first, second = tensors(root / "checkpoint-20"), tensors(root / "checkpoint-40")
+    merged = tensors(Path(job["output_dir"]) / "final")
+    for name, value in merged.items():
+        torch.testing.assert_close(value, 0.25 * first[name] + 0.75 * second[name], rtol=1e-6, atol=1e-6)
+    choices = {choice["reference"]: choice for choice in server.api.get("/models/choices").json()}
+    assert choices["model:sft-linear"]["kind"] == "registered"
+    assert choices["job:surgery-sft"]["kind"] == "final"
+    checkpoint = choices["job:surgery-sft@checkpoint-20"]
+    assert checkpoint["step"] == 20 and "eval_loss" in checkpoint["metrics"] and "loss" in checkpoint["metrics"]
+
+
+def test_a_new_dpo_job_takes_a_jobs_final_model_by_reference(server, trained, demo_assets):
+    response = server.api.post(
+        "/jobs",
+        json=dict(
+            name="dpo-from-sft",
+            algorithm="dpo",
+            model_path="job:surgery-sft",
+            dataset_paths=[str(demo_assets["dpo"])],
+            params=dict(max_steps=1, batch_size=2, micro_batch_size=2),
+        ),
+    )
+    assert response.status_code == 201, response.text
+    assert response.json()["model_path"] == str(Path(trained["output_dir"]) / "final")
+    missing = server.api.post(
+        "/jobs",
+        json=dict(name="dpo-x", algorithm="dpo", model_path="job:surgery-sft@checkpoint-5", dataset_paths=["x"]),
+    )
+    assert missing.status_code == 422 and "no complete checkpoint 'checkpoint-5'" in missing.text
+
+
+@pytest.mark.parametrize(
+    "path, body, field, words",
+    [
+        ("merge", {"name": "m1", "method": "nope", "models": []}, "method", "linear"),
+        (
+            "merge",
+            {"name": "m2", "method": "linear", "models": [{"model": "job:surgery-sft@checkpoint-10"}]},
+            "models.0.parameters.weight",
+            "needs it",
+        ),
+        (
+            "merge",
+            {
+                "name": "m3",
+                "method": "slerp",
+                "base_model": "job:surgery-sft@checkpoint-10",
+                "models": [{"model": "job:surgery-sft@checkpoint-20"}, {"model": "job:surgery-sft@checkpoint-30"}],
+                "parameters": {"t": 0.5},
+            },
+            "models",
+            "exactly 2 models",
+        ),
+        ("merge", {"name": "m4", "recipe": "merge_method: linear\nmodels:\n  - model: a\n   bad: 1\n"}, "recipe", "line"),
+        ("merge", {"name": "m5", "recipe": "merge_method: linear\nfoo: 1\n"}, "recipe", "unknown key 'foo'"),
+        ("average", {"name": "a1", "job": "surgery-sft", "from_step": 35}, "from_step", "takes 2 or more"),
+        ("lora-fold", {"name": "l1", "adapter": "job:surgery-sft"}, "adapter", "adapter_config.json"),
+    ],
+)
+def test_bad_surgery_input_is_a_422_naming_the_field_and_registers_nothing(server, trained, path, body, field, words):
+    before = len(server.api.get("/jobs").json())
+    response = server.api.post(f"/surgery/{path}", json=body)
+    assert response.status_code == 422, response.text
+    assert any(error["field"].startswith(field) for error in response.json()["errors"]), response.text
+    assert words in response.text
+    assert len(server.api.get("/jobs").json()) == before
+
+
+def test_models_of_another_shape_are_refused_naming_the_first_tensor(server, trained, tmp_path_factory):
+    from transformers import AutoConfig, AutoModelForCausalLM
+
+    config = AutoConfig.from_pretrained(Path(trained["output_dir"]) / "final")
+    config.intermediate_size *= 2
+    other = tmp_path_factory.mktemp("wider") / "model"
+    AutoModelForCausalLM.from_config(config).save_pretrained(other)
+    body = {
+        "name": "mismatch",
+        "method": "linear",
+        "models": [
+            {"model": "job:surgery-sft", "parameters": {"weight": 1}},
+            {"model": str(other), "parameters": {"weight": 1}},
+        ],
+    }
+    response = server.api.post("/surgery/merge", json=body)
+    assert response.status_code == 422, response.text
+    assert "mlp" in response.text and "models.1.model" in response.text
+    assert server.api.get("/models/mismatch").status_code == 404
