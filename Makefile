@@ -90,3 +90,4 @@ bench: install
 	$(BIN)/python -m benchmarks.metrics.run
 	$(BIN)/python -m benchmarks.datasets.run
 	$(BIN)/python -m benchmarks.compute.run
+	$(BIN)/python -m benchmarks.surgery.run

@@ -18,6 +18,7 @@ export const router = createRouter({
     { path: '/jobs/:id', name: 'job', component: () => import('./views/JobDetail.vue'), props: true },
     { path: '/datasets', name: 'datasets', component: () => import('./views/DatasetsList.vue') },
     { path: '/datasets/:id', name: 'dataset', component: () => import('./views/DatasetDetail.vue'), props: true },
+    { path: '/surgery', name: 'surgery', component: () => import('./views/SurgeryView.vue') },
     { path: '/compute', name: 'compute', component: () => import('./views/ComputeView.vue') },
     { path: '/settings', name: 'settings', component: () => import('./views/SettingsView.vue') },
     { path: '/:unknown(.*)*', name: 'not-found', component: () => import('./views/NotFound.vue') },

@@ -175,7 +175,12 @@ def test_a_new_dpo_job_takes_a_jobs_final_model_by_reference(server, trained, de
             "models",
             "exactly 2 models",
         ),
-        ("merge", {"name": "m4", "recipe": "merge_method: linear\nmodels:\n  - model: a\n   bad: 1\n"}, "recipe", "line"),
+        (
+            "merge",
+            {"name": "m4", "recipe": "merge_method: linear\nmodels:\n  - model: a\n   bad: 1\n"},
+            "recipe",
+            "line",
+        ),
         ("merge", {"name": "m5", "recipe": "merge_method: linear\nfoo: 1\n"}, "recipe", "unknown key 'foo'"),
         ("average", {"name": "a1", "job": "surgery-sft", "from_step": 35}, "from_step", "takes 2 or more"),
         ("lora-fold", {"name": "l1", "adapter": "job:surgery-sft"}, "adapter", "adapter_config.json"),
@@ -209,3 +214,33 @@ def test_models_of_another_shape_are_refused_naming_the_first_tensor(server, tra
     assert response.status_code == 422, response.text
     assert "mlp" in response.text and "models.1.model" in response.text
     assert server.api.get("/models/mismatch").status_code == 404
+
+
+def test_the_cli_selects_runs_a_mergekit_recipe_and_starts_a_job_from_a_jobs_model(server, trained, demo_assets):
+    selected = server.cli("surgery", "select", "--job", "surgery-sft", "--rule", "last")
+    assert selected.returncode == 0, selected.stderr
+    assert "checkpoint-40" in selected.stdout and "runner-up" in selected.stdout
+    root = Path(trained["output_dir"]) / "checkpoints"
+    recipe = Path(trained["output_dir"]).parent / "recipe.yml"
+    recipe.write_text(
+        "merge_method: task_arithmetic\n"
+        f"base_model: {root / 'checkpoint-10'}\n"
+        "models:\n"
+        f"  - model: {root / 'checkpoint-30'}\n"
+        "    parameters: {weight: 0.5}\n"
+        f"  - model: {root / 'checkpoint-40'}\n"
+        "    parameters: {weight: 0.5}\n"
+    )
+    merged = server.cli("surgery", "merge", "-f", str(recipe), "--name", "cli-task-arithmetic", "--follow")
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    assert "job cli-task-arithmetic is completed" in merged.stdout and "registered model" in merged.stdout
+    lineage = server.api.get("/models/cli-task-arithmetic").json()["lineage"]
+    assert lineage["parameters"]["method"] == "task_arithmetic" and len(lineage["inputs"]) == 3
+    choices = server.cli("models", "choices")
+    assert "job:surgery-sft@checkpoint-20" in choices.stdout and "model:cli-task-arithmetic" in choices.stdout
+    created = server.cli(
+        "jobs", "create", "--name", "cli-dpo-from-sft", "--algorithm", "dpo", "--model", "job:surgery-sft",
+        "--dataset", str(demo_assets["dpo"]), "-p", "max_steps=1", "-p", "batch_size=2", "-p", "micro_batch_size=2",
+    )  # fmt: skip
+    assert created.returncode == 0, created.stderr
+    assert server.api.get("/jobs/cli-dpo-from-sft").json()["model_path"] == str(Path(trained["output_dir"]) / "final")

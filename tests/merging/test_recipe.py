@@ -271,7 +271,7 @@ parameters:
 def test_slerp_merges_exactly_two_models():
     error = refusal("merge_method: slerp\nbase_model: /a\nmodels: [{model: /a}, {model: /b}, {model: /c}]\n")
     assert error.field == "models"
-    assert str(error) == "slerp merges exactly 2 models (the base included); 3 given"
+    assert str(error) == "models: slerp merges exactly 2 models (the base included); 3 given"
 
 
 def test_linear_needs_a_weight_for_every_model():
@@ -295,7 +295,7 @@ def test_an_unknown_method_names_the_available_ones():
         (
             "merge_method: ties\nmodels: [{model: /a, parameters: {weight: 1}}]\n",
             "base_model",
-            "ties needs a base_model",
+            "base_model: ties needs one",
         ),
         (
             "merge_method: slerp\nbase_model: /a\nmodels: [{model: /b}]\n",

@@ -88,7 +88,7 @@ def create(
         if event["kind"] == "warning":  # what the job was created with despite (jobs/service.py)
             console.print(f"{WARNING}: {escape(event['message'])}")
     if follow and body.get("start"):
-        _follow(job["id"])
+        follow_job(job["id"])
 
 
 @app.command("list")
@@ -194,7 +194,7 @@ def show(
         typer.echo(value if isinstance(value, str) else json.dumps(value))
         return
     if follow:
-        _follow(data["id"])
+        follow_job(data["id"])
         return
     fields = [
         "id",
@@ -229,7 +229,7 @@ def _action(job: str, action: str, follow: bool = False, params: dict | None = N
     data = _client().post(f"/jobs/{job}/{action}", params=params)
     console.print(f"job [bold]{data['name']}[/bold]: {_status(data)}")
     if follow:
-        _follow(data["id"])
+        follow_job(data["id"])
 
 
 @app.command()
@@ -342,7 +342,7 @@ def _new_lines(previous: list[str], current: list[str]) -> list[str]:
     return current
 
 
-def _follow(job_id: str, interval: float = 1.0) -> None:
+def follow_job(job_id: str, interval: float = 1.0) -> None:
     """Live step/total, loss and ETA until the job is neither queued nor running."""
     client = _client()
     columns = [

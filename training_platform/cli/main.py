@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from training_platform.cli import auth, compute, datasets, jobs, metrics, models, verl
+from training_platform.cli import auth, compute, datasets, jobs, metrics, models, surgery, verl
 from training_platform.cli.common import client, console, err_console
 from training_platform.settings import get_settings
 
@@ -21,6 +21,7 @@ app.add_typer(metrics.app, name="metrics")
 app.add_typer(compute.app, name="compute")
 app.add_typer(datasets.app, name="datasets")
 app.add_typer(models.app, name="models")
+app.add_typer(surgery.app, name="surgery")
 app.add_typer(verl.app, name="verl")
 app.add_typer(auth.app, name="auth")
 db_app = typer.Typer(help="Database maintenance (on this machine, no server needed).", no_args_is_help=True)

@@ -37,5 +37,22 @@ def register(body: dict[str, Any]) -> None:
 
 
 @app.command()
+def choices(as_json: JsonOpt = False) -> None:
+    """Every model that can be chosen (for a job's --model, a merge's --model): registered ones, each job's final
+    model and complete checkpoints with the metrics at their step; REFERENCE is what to type."""
+    found = client().get("/models/choices")
+    if as_json:
+        print_json(found)
+        return
+    table = Table("reference", "kind", "step", "metrics", "path")
+    for choice in found:
+        metrics = " ".join(f"{key}={value:.4g}" for key, value in choice["metrics"].items())
+        kind = choice["kind"] + (" (adapter)" if choice["adapter"] else "")
+        step = str(choice["step"]) if choice["step"] is not None else "-"
+        table.add_row(choice["reference"], kind, step, metrics, choice["path"])
+    console.print(table)
+
+
+@app.command()
 def show(model: Annotated[str, typer.Argument(help="Model name or id.")]) -> None:
     print_json(client().get(f"/models/{model}"))

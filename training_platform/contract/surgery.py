@@ -55,7 +55,7 @@ _DARE_GLOBALS: dict[str, float | bool | None] = {"normalize": False, "rescale": 
 MERGE_METHODS: dict[str, MethodSpec] = {
     "linear": MethodSpec(
         help="A weighted average of the models' weights (model soup); weights are normalised to sum to 1 by default.",
-        base="none",
+        base="optional",  # mergekit takes one and weighs it like the others
         per_model={"weight": None},
         global_={"normalize": True},
         reference="https://arxiv.org/abs/2203.05482",
@@ -63,7 +63,7 @@ MERGE_METHODS: dict[str, MethodSpec] = {
     "task_arithmetic": MethodSpec(
         help=f"Task arithmetic: {_GTA_HELP}; lambda scales the sum.",
         base="required",
-        per_model={"weight": None},
+        per_model={"weight": None, "density": 1.0},  # density: accepted as mergekit does, and unused
         global_={"normalize": False, "rescale": False, "int8_mask": False, "lambda": 1.0},
         reference="https://arxiv.org/abs/2212.04089",
     ),
@@ -114,7 +114,10 @@ class MergeModel(StrictModel):
 class SurgeryParams(StrictModel):
     # A surgery run reads and writes weights on the CPU (0), or computes on one GPU (1).
     num_gpus: int = Field(default=0, ge=0, le=1, description="0: on the CPU; 1: the arithmetic on one GPU.")
-    dtype: OutputDtype | None = Field(default=None, description="The output's dtype; unset: the first input's.")
+    dtype: OutputDtype | None = Field(
+        default=None,
+        description="The dtype the weights are combined and written in; unset: the base model's (or the first's).",
+    )
 
 
 class MergeParams(SurgeryParams):
@@ -137,6 +140,8 @@ class MergeParams(SurgeryParams):
             raise ValueError(f"models: {self.method} merges {wanted} models (the base included); {count} given")
         if spec.base == "required" and self.base_model is None:
             raise ValueError(f"base_model: {self.method} needs one")
+        if spec.base == "optional" and self.base_listed_apart:
+            raise ValueError(f"base_model: {self.method} weighs every model: list it among models, with its weight")
         if spec.base == "none" and self.base_model is not None:
             raise ValueError(f"base_model: {self.method} takes none")
         for name, value in self.parameters.items():
@@ -148,7 +153,9 @@ class MergeParams(SurgeryParams):
         if missing:
             raise ValueError(f"parameters.{missing[0]}: {self.method} needs it")
         for index, entry in enumerate(self.models):
-            is_base = self.base_model is not None and entry.model.path == self.base_model.path
+            # A required base is what the others' task vectors start from: it takes no weight of its own.
+            base = self.base_model if spec.base == "required" else None
+            is_base = base is not None and entry.model.path == base.path
             for name in entry.parameters:
                 if name not in spec.per_model:
                     raise ValueError(f"models.{index}.parameters.{name}: {self.method} takes {_names(spec.per_model)}")

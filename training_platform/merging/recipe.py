@@ -21,13 +21,12 @@ The document is read with a safe loader that also refuses aliases (`*name`), so 
 large object, and is bounded: at most MAX_RECIPE_BYTES and MAX_INPUTS models.
 """
 
-import re
 from typing import Any
 
 import yaml
 from pydantic import ValidationError
 
-from training_platform.contract.surgery import MAX_INPUTS, MERGE_METHODS, MergeParams, ModelSource
+from training_platform.contract.surgery import MAX_INPUTS, MERGE_METHODS, MergeParams, ModelSource, located
 
 MAX_RECIPE_BYTES = 1 << 20
 # mergekit's MergeConfiguration fields that a MergeParams carries.
@@ -45,7 +44,6 @@ REFUSED_KEYS = {
 MODEL_ENTRY_KEYS = ("model", "parameters")
 # MergeParams' field names where the recipe names them otherwise.
 RECIPE_NAME = {"method": "merge_method"}
-_FIELD_PREFIX = re.compile(r"^([A-Za-z_][\w.]*): ")
 
 
 class RecipeError(ValueError):
@@ -112,10 +110,10 @@ def to_mergekit(params: MergeParams, paths: dict[str, str] | None = None) -> dic
     """The mergekit configuration of `params`: for MergeConfiguration.model_validate, or written out as the
     recipe `mergekit-yaml` reads. `paths` maps an input's path to where it is found on this machine when that
     differs; a path not in it is used as is. The inputs' provenance (job, step) is not part of a recipe."""
-    located = paths or {}
+    local_paths = paths or {}
 
     def reference(source: ModelSource) -> str | dict:
-        path = located.get(source.path, source.path)
+        path = local_paths.get(source.path, source.path)
         # mergekit reads `a+b` in a model's name as LoRA b on model a and `a@r` as revision r: a path holding
         # either is written in its long form, which mergekit takes literally.
         return {"model": {"path": path}} if "+" in path or "@" in path else path
@@ -221,28 +219,17 @@ def _parameters(value: Any, where: str, allowed: dict | None, method: str | None
 
 
 def _recipe_error(error: ValidationError) -> RecipeError:
-    """MergeParams' complaint in the recipe's own names (merge_method, models.0.model)."""
+    """MergeParams' complaint in the recipe's own names (merge_method, models.0.model), each as "<field>: <why>"."""
     messages, fields = [], []
     for detail in error.errors():
         location = [RECIPE_NAME.get(str(part), str(part)) for part in detail["loc"]]
         if location[-1:] == ["path"] and location[-2:-1] in (["model"], ["base_model"]):
             location = location[:-1]
         message = detail["msg"].removeprefix("Value error, ")
-        field = ".".join(location) or _field_of(message)
-        messages.append(message if not location else f"{field}: {message}")
+        field, why = (".".join(location), message) if location else located(message)
+        messages.append(f"{field}: {why}" if field else why)
         fields.append(field)
     return RecipeError("; ".join(messages), field=fields[0])
-
-
-def _field_of(message: str) -> str | None:
-    """The field a MergeParams rule names: its message's prefix (`parameters.t: ...`), or the key it is about."""
-    if match := _FIELD_PREFIX.match(message):
-        return match.group(1)
-    if "base_model" in message:
-        return "base_model"
-    if "models" in message:
-        return "models"
-    return None
 
 
 def _kind(value: Any) -> str:

@@ -228,7 +228,9 @@ class MetricsService:
         """A job's whole steps in order, `(step, {key: value})`: what the diagnostics replay."""
         return self.store.records(job_id, start_step, end_step)
 
-    def points(self, job_id: str, key: str, start: int | None = None, end: int | None = None) -> list[tuple[int, float]]:
+    def points(
+        self, job_id: str, key: str, start: int | None = None, end: int | None = None
+    ) -> list[tuple[int, float]]:
         """Every recorded value of one key, `(step, value)` in step order (never downsampled)."""
         series = self.store.query(job_id, [key], start, end, None)
         return [(step, value) for data in series for step, value in zip(data.steps, data.values, strict=True)]

@@ -13,9 +13,11 @@ from training_platform.contract.surgery import (
     MethodSpec,
     OutputDtype,
     ParameterValue,
+    SurgeryParams,
 )
 from training_platform.jobs.schemas import JobName
 
+_RUN_FIELDS = SurgeryParams.model_fields  # described once, in the contract
 ModelReference = str  # validated (and resolved) by the service, which names the field
 
 
@@ -25,8 +27,8 @@ class StrictModel(BaseModel):
 
 class RunOptions(StrictModel):
     name: JobName = Field(description="The run's job name; its result is registered as a model of this name.")
-    dtype: OutputDtype | None = Field(default=None, description="The result's dtype; unset: the first input's.")
-    num_gpus: int = Field(default=0, ge=0, le=1, description="0: on the CPU; 1: the arithmetic on one GPU.")
+    dtype: OutputDtype | None = Field(default=None, description=_RUN_FIELDS["dtype"].description)
+    num_gpus: int = Field(default=0, ge=0, le=1, description=_RUN_FIELDS["num_gpus"].description)
     start: bool = Field(default=True, description="Start the run now (it queues behind others for a GPU).")
 
 

@@ -124,3 +124,25 @@ export type AlertTarget = Schemas['AlertTargetRead']
 export type AlertTargetCreate = Schemas['AlertTargetCreate']
 export type AlertAttempt = Schemas['AttemptRead']
 export type AlertDelivery = Schemas['DeliveryRead']
+
+// ---- model surgery -------------------------------------------------------------------------------------
+
+/** A model that can be chosen (GET /models/choices): registered, a job's final model, or one of its checkpoints. */
+export type ModelChoice = Schemas['ModelChoice']
+export type MergeMethod = Schemas['MergeMethodRead']
+/** A request body with the fields the API has defaults for left out where the page keeps them. */
+type Defaulted<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>
+/** The surgery requests as the page sends them: on the CPU (num_gpus 0) and started at once, the API's defaults. */
+export type MergeRequest = Defaulted<Schemas['MergeRequest'], 'num_gpus' | 'start' | 'random_seed' | 'parameters'>
+export type AverageRequest = Defaulted<Schemas['AverageRequest'], 'num_gpus' | 'start'>
+export type LoraFoldRequest = Defaulted<Schemas['LoraFoldRequest'], 'num_gpus' | 'start'>
+export type SelectRequest = Schemas['SelectRequest']
+export type Selection = Schemas['SelectionRead']
+export type SelectedCheckpoint = Schemas['SelectedCheckpoint']
+
+/** A surgery result's lineage (its surgery.json), which the API passes on as an untyped object. */
+export interface Lineage {
+  operation: string
+  inputs: { path: string; job_name?: string | null; step?: number | null; sha256: string }[]
+  parameters: Record<string, unknown>
+}

@@ -4,7 +4,7 @@ import { computed, onMounted, reactive, ref, watch } from 'vue'
 
 import { api } from '../api'
 import type { Dataset } from '../api/datasets'
-import type { AlgorithmInfo, HealthSettings, JobCreateBody, RegisteredModel } from '../api/types'
+import type { AlgorithmInfo, HealthSettings, JobCreateBody, ModelChoice } from '../api/types'
 import { messageOf } from '../errors'
 import { healthBody, healthFields, healthForm } from '../healthForm'
 import {
@@ -28,7 +28,7 @@ const NOT_PLAIN = ['algorithm', 'lora', 'rewards', 'num_epochs', 'max_steps']
 
 export function useJobForm(draft: JobDraft | null) {
   const algorithms = ref<AlgorithmInfo[]>([])
-  const models = ref<RegisteredModel[]>([])
+  const choices = ref<ModelChoice[]>([])
   const datasets = ref<Dataset[]>([])
   const loading = ref(true)
   const failure = ref('')
@@ -86,9 +86,9 @@ export function useJobForm(draft: JobDraft | null) {
   onMounted(async () => {
     try {
       let defaults: HealthSettings
-      ;[algorithms.value, models.value, datasets.value, defaults] = await Promise.all([
+      ;[algorithms.value, choices.value, datasets.value, defaults] = await Promise.all([
         api.algorithms(),
-        api.models(),
+        api.modelChoices(),
         api.datasets(),
         api.healthDefaults(),
       ])
@@ -147,7 +147,7 @@ export function useJobForm(draft: JobDraft | null) {
   ])
 
   return {
-    models,
+    choices,
     datasets,
     loading,
     failure,

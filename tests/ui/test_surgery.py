@@ -1,0 +1,152 @@
+"""Model surgery in the browser: checkpoint selection with its reason, an average run followed to its registered model
+and lineage, the merge form built from the API's methods, a bad mergekit recipe refused at its line, the page in
+Chinese, and a job's final model offered as the base of a new job. One 20-step demo SFT job (a checkpoint and an
+evaluation every 10 steps) serves the whole module: about 15 s of training, the price of real checkpoints."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.ui.elements import choose, form_item
+
+JOB = "surgery-demo"
+EVERY = 10
+
+
+@pytest.fixture(scope="module")
+def trained(ui_server, demo_assets) -> dict:
+    job = ui_server.create_job(
+        name=JOB,
+        algorithm="sft",
+        model_path=str(demo_assets["model"]),
+        dataset_paths=[str(demo_assets["sft"])],
+        eval_dataset_path=str(demo_assets["sft"]),
+        params=dict(
+            learning_rate=3e-3,
+            batch_size=16,
+            micro_batch_size=16,
+            max_steps=2 * EVERY,
+            save_interval=EVERY,
+            eval_interval=EVERY,
+            save_total_limit=None,
+        ),
+        start=True,
+    )
+    job = ui_server.wait_for_status(job["id"], "completed", "failed", timeout=300)
+    assert job["status"] == "completed", job["error"]
+    return job
+
+
+def recorded_eval_losses(job: dict) -> dict[int, float]:
+    """The validation losses the trainer wrote, read from its metrics file rather than from the API under test."""
+    path = Path(job["output_dir"]) / f"{job['id']}_metrics.jsonl"
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    return {line["step"]: line["eval"]["loss"] for line in lines if "loss" in line.get("eval", {})}
+
+
+def open_tab(page: Page, server, name: str) -> None:
+    page.goto(f"{server.url}/surgery")
+    page.get_by_role("tab", name=name).click()
+
+
+def test_select_shows_the_checkpoint_with_the_lowest_eval_loss_and_the_reason(page: Page, ui_server, trained):
+    losses = recorded_eval_losses(trained)
+    assert sorted(losses) == [EVERY, 2 * EVERY]
+    best, second = sorted(losses, key=losses.get)
+    open_tab(page, ui_server, "Select checkpoint")
+    choose(page, "job", JOB)
+    page.get_by_test_id("select-checkpoint").click()
+    expect(page.get_by_test_id("pick")).to_have_text(f"checkpoint-{best}")
+    expect(page.get_by_test_id("pick-value")).to_have_text(f"{losses[best]:.4g} at step {best}")
+    expect(page.get_by_test_id("runner-up")).to_contain_text(f"checkpoint-{second}")
+    expect(page.get_by_test_id("considered")).to_have_text("2")
+    expect(page.get_by_test_id("reason")).to_contain_text(re.compile(rf"lowest .*2 complete checkpoints.* at step {best}"))
+
+
+def test_an_average_started_on_the_page_completes_and_shows_the_registered_model_and_lineage(
+    page: Page, ui_server, trained
+):
+    open_tab(page, ui_server, "Average")
+    choose(page, "job", JOB)
+    page.locator("[data-field='name']").fill("ui-swa")
+    page.get_by_test_id("start-average").click()
+    run = page.get_by_test_id("surgery-run")
+    expect(run.get_by_test_id("model-name")).to_have_text("ui-swa", timeout=120_000)
+    expect(run.get_by_test_id("status")).to_have_text("Completed")
+    job = ui_server.api.get("/jobs/ui-swa").json()
+    assert (job["algorithm"], job["engine"]) == ("average", "surgery")
+    expect(run.get_by_test_id("run-link")).to_have_attribute("href", f"/jobs/{job['id']}")
+    lineage = ui_server.api.get("/models/ui-swa").json()["lineage"]
+    assert [entry["step"] for entry in lineage["inputs"]] == [EVERY, 2 * EVERY]
+    expect(run.get_by_test_id("lineage-operation")).to_have_text("Average")
+    expect(run.get_by_test_id("input-step")).to_have_text([str(EVERY), str(2 * EVERY)])
+    expect(run.get_by_test_id("input-sha")).to_have_text([entry["sha256"][:12] for entry in lineage["inputs"]])
+
+
+def test_the_merge_form_shows_the_methods_help_and_the_fields_it_takes(page: Page, ui_server):
+    methods = {method["name"]: method for method in ui_server.api.get("/surgery/methods").json()}
+    assert set(methods["linear"]["per_model"]) == {"weight"} and methods["linear"]["base"] == "none"
+    assert methods["slerp"]["per_model"] == {} and "t" in methods["slerp"]["parameters"]
+    page.goto(f"{ui_server.url}/surgery")
+    help_text = page.get_by_test_id("method-help")
+    expect(help_text).to_have_text(methods["linear"]["help"])
+    weights = page.locator("[data-field$='.parameters.weight']")
+    expect(weights).to_have_count(2)
+    expect(page.locator("[data-field='parameters.normalize']")).to_be_visible()
+    expect(page.locator("[data-field='base_model']")).to_have_count(0)
+
+    choose(page, "method", "slerp")
+    expect(help_text).to_have_text(methods["slerp"]["help"])
+    expect(weights).to_have_count(0)
+    expect(page.locator("[data-field='parameters.t']")).to_be_visible()
+    expect(page.locator("[data-field='parameters.normalize']")).to_have_count(0)
+    expect(page.locator("[data-field='base_model']")).to_be_visible()
+    expect(page.get_by_test_id("model-row")).to_have_count(2)
+
+
+def test_a_bad_mergekit_recipe_shows_the_error_naming_its_line(page: Page, ui_server, console):
+    console.expect("status of 422")
+    page.goto(f"{ui_server.url}/surgery")
+    page.get_by_text("mergekit YAML", exact=True).click()
+    page.locator("[data-field='name']").fill("ui-bad-recipe")
+    page.locator("[data-field='recipe']").fill("merge_method: linear\nmodels:\n  - model: a\n   bad: 1\n")
+    page.get_by_test_id("start-merge").click()
+    expect(form_item(page, "mergekit recipe").locator(".el-form-item__error")).to_contain_text("line 4")
+    assert ui_server.api.get("/jobs/ui-bad-recipe").status_code == 404
+
+
+def test_the_page_in_chinese_shows_chinese_labels(page: Page, ui_server):
+    page.evaluate("localStorage.setItem('tplat.locale', 'zh-CN')")
+    page.goto(f"{ui_server.url}/surgery")
+    expect(page.locator("h1")).to_have_text("模型手术")
+    expect(page.locator(".el-menu-item", has_text="模型手术")).to_be_visible()
+    for tab in ("合并", "平均", "挑选检查点", "LoRA 融合"):
+        expect(page.get_by_role("tab", name=tab)).to_be_visible()
+    expect(form_item(page, "方法")).to_be_visible()
+    page.get_by_role("tab", name="挑选检查点").click()
+    expect(form_item(page, "规则")).to_be_visible()
+    expect(page.get_by_test_id("select-checkpoint")).to_have_text("挑选")
+
+
+def test_the_job_form_offers_a_jobs_final_model_as_the_base_of_a_new_dpo_job(page: Page, ui_server, trained):
+    page.goto(f"{ui_server.url}/jobs/new")
+    page.get_by_text("DPO", exact=True).click()
+    page.locator("[data-field='name']").fill("ui-dpo-from-sft")
+    page.locator("[data-field='model_path']").click()
+    final = page.locator(".el-select-dropdown__item:visible", has_text=f"{JOB} · final")
+    expect(final).to_have_attribute("data-reference", f"job:{JOB}")
+    # A checkpoint is offered too, with the step and the losses recorded there.
+    expect(page.locator(".el-select-dropdown__item:visible", has_text=f"{JOB} · checkpoint-{EVERY}")).to_contain_text(
+        re.compile(rf"step {EVERY} · eval loss [0-9.]+ · loss [0-9.]+")
+    )
+    final.click()
+    choose(page, "dataset_paths", "demo-dpo")
+    page.locator("[data-field='start']").click()  # created, not started: the base model is what this test is about
+    page.get_by_test_id("create-job").click()
+    page.wait_for_url(re.compile(r"/jobs/[0-9a-f]{32}$"))
+    job = ui_server.api.get("/jobs/ui-dpo-from-sft").json()
+    assert (job["algorithm"], job["status"]) == ("dpo", "pending")
+    assert job["model_path"] == str(Path(trained["output_dir"]) / "final")
