@@ -2,15 +2,20 @@
 averaged and merged by supervised runs whose results are registered with their lineage and flow on."""
 
 import json
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
 import torch
 from safetensors.torch import load_file
 
+from tests.support.ray_cluster import LoopbackNamespace
+
 pytestmark = pytest.mark.slow
 
 EVAL_EVERY = 10
+RL_PYTHON = Path(".venv-rl/bin/python").absolute()
 
 
 def tensors(directory: Path) -> dict[str, torch.Tensor]:
@@ -111,7 +116,8 @@ def test_swa_over_a_checkpoint_range_is_registered_with_its_lineage_and_loads(se
     assert generated.shape[1] > 1
 
 
-def test_a_merge_of_two_checkpoints_by_reference_runs_and_flows_on_as_a_choice(server, trained):
+@pytest.fixture(scope="module")
+def linear_merge(server, trained) -> dict:
     body = {
         "name": "sft-linear",
         "method": "linear",
@@ -120,7 +126,11 @@ def test_a_merge_of_two_checkpoints_by_reference_runs_and_flows_on_as_a_choice(s
             {"model": "job:surgery-sft@checkpoint-40", "parameters": {"weight": 0.75}},
         ],
     }
-    job = run_to_end(server, server.api.post("/surgery/merge", json=body))
+    return run_to_end(server, server.api.post("/surgery/merge", json=body))
+
+
+def test_a_merge_of_two_checkpoints_by_reference_runs_and_flows_on_as_a_choice(server, trained, linear_merge):
+    job = linear_merge
     root = Path(trained["output_dir"]) / "checkpoints"
     first, second = tensors(root / "checkpoint-20"), tensors(root / "checkpoint-40")
     merged = tensors(Path(job["output_dir"]) / "final")
@@ -244,3 +254,21 @@ def test_the_cli_selects_runs_a_mergekit_recipe_and_starts_a_job_from_a_jobs_mod
     )  # fmt: skip
     assert created.returncode == 0, created.stderr
     assert server.api.get("/jobs/cli-dpo-from-sft").json()["model_path"] == str(Path(trained["output_dir"]) / "final")
+
+
+def test_the_merged_model_generates_in_the_cpu_vllm_environment(linear_merge):
+    namespace = LoopbackNamespace()  # vLLM's engine processes can bind nothing but loopback
+    namespace.create()
+    try:
+        result = subprocess.run(
+            namespace.inside([str(RL_PYTHON), "tests/support/vllm_generate.py", f"{linear_merge['output_dir']}/final"]),
+            env={**os.environ, "VLLM_CPU_KVCACHE_SPACE": "1", "VLLM_TARGET_DEVICE": "cpu", "HF_HUB_OFFLINE": "1"},
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert result.returncode == 0, result.stderr[-5000:]
+        line = next(line for line in result.stdout.splitlines() if line.startswith("GENERATED "))
+        assert json.loads(line.removeprefix("GENERATED "))["tokens"] == 8
+    finally:
+        namespace.delete()

@@ -63,7 +63,8 @@ def test_select_shows_the_checkpoint_with_the_lowest_eval_loss_and_the_reason(pa
     expect(page.get_by_test_id("pick-value")).to_have_text(f"{losses[best]:.4g} at step {best}")
     expect(page.get_by_test_id("runner-up")).to_contain_text(f"checkpoint-{second}")
     expect(page.get_by_test_id("considered")).to_have_text("2")
-    expect(page.get_by_test_id("reason")).to_contain_text(re.compile(rf"lowest .*2 complete checkpoints.* at step {best}"))
+    reason = re.compile(rf"lowest .*2 complete checkpoints.* at step {best}")
+    expect(page.get_by_test_id("reason")).to_contain_text(reason)
 
 
 def test_an_average_started_on_the_page_completes_and_shows_the_registered_model_and_lineage(
@@ -82,6 +83,7 @@ def test_an_average_started_on_the_page_completes_and_shows_the_registered_model
     lineage = ui_server.api.get("/models/ui-swa").json()["lineage"]
     assert [entry["step"] for entry in lineage["inputs"]] == [EVERY, 2 * EVERY]
     expect(run.get_by_test_id("lineage-operation")).to_have_text("Average")
+    expect(run.get_by_test_id("lineage-parameters")).to_contain_text('mode="swa"')
     expect(run.get_by_test_id("input-step")).to_have_text([str(EVERY), str(2 * EVERY)])
     expect(run.get_by_test_id("input-sha")).to_have_text([entry["sha256"][:12] for entry in lineage["inputs"]])
 
