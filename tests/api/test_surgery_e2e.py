@@ -272,3 +272,33 @@ def test_the_merged_model_generates_in_the_cpu_vllm_environment(linear_merge):
         assert json.loads(line.removeprefix("GENERATED "))["tokens"] == 8
     finally:
         namespace.delete()
+
+
+def test_a_lora_jobs_adapter_folds_into_the_model_it_trained_from(server, demo_assets):
+    job = server.create_job(
+        name="surgery-lora",
+        algorithm="sft",
+        model_path=str(demo_assets["model"]),
+        dataset_paths=[str(demo_assets["sft"])],
+        params=dict(learning_rate=1e-2, batch_size=16, micro_batch_size=16, max_steps=5, lora={"rank": 4}),
+        start=True,
+    )
+    job = server.wait_for_status(job["id"], "completed", "failed", timeout=300)
+    assert job["status"] == "completed", job["error"]
+    folded = run_to_end(
+        server, server.api.post("/surgery/lora-fold", json={"name": "lora-folded", "adapter": "job:surgery-lora"})
+    )
+    lineage = server.api.get("/models/lora-folded").json()["lineage"]
+    assert [entry["path"] for entry in lineage["inputs"]] == [str(demo_assets["model"]), f"{job['output_dir']}/final"]
+    from peft import PeftModel
+    from transformers import AutoModelForCausalLM
+
+    ids = torch.tensor([[1, 5, 9, 13, 2]])
+    with torch.no_grad():
+        expected = PeftModel.from_pretrained(
+            AutoModelForCausalLM.from_pretrained(demo_assets["model"]), f"{job['output_dir']}/final"
+        )(ids).logits
+        base = AutoModelForCausalLM.from_pretrained(demo_assets["model"])(ids).logits
+        actual = AutoModelForCausalLM.from_pretrained(f"{folded['output_dir']}/final")(ids).logits
+    torch.testing.assert_close(actual, expected, rtol=1e-4, atol=1e-5)
+    assert (actual - base).abs().max() > 1e-3  # the adapter changed something
