@@ -11,6 +11,7 @@ import torch
 from safetensors.torch import load_file
 
 from tests.support.ray_cluster import LoopbackNamespace
+from tests.support.surgery import recorded_eval_losses, train_evaluated_sft
 
 pytestmark = pytest.mark.slow
 
@@ -28,26 +29,7 @@ def tensors(directory: Path) -> dict[str, torch.Tensor]:
 @pytest.fixture(scope="module")
 def trained(server, demo_assets) -> dict:
     """40 steps of SFT with a checkpoint and an evaluation every 10, every checkpoint kept."""
-    job = server.create_job(
-        name="surgery-sft",
-        algorithm="sft",
-        model_path=str(demo_assets["model"]),
-        dataset_paths=[str(demo_assets["sft"])],
-        eval_dataset_path=str(demo_assets["sft"]),
-        params=dict(
-            learning_rate=3e-3,
-            batch_size=16,
-            micro_batch_size=16,
-            max_steps=40,
-            save_interval=EVAL_EVERY,
-            eval_interval=EVAL_EVERY,
-            save_total_limit=None,
-        ),
-        start=True,
-    )
-    job = server.wait_for_status(job["id"], "completed", "failed", timeout=300)
-    assert job["status"] == "completed", job["error"]
-    return job
+    return train_evaluated_sft(server, demo_assets, "surgery-sft", 40, EVAL_EVERY)
 
 
 def run_to_end(server, response) -> dict:
@@ -55,12 +37,6 @@ def run_to_end(server, response) -> dict:
     job = server.wait_for_status(response.json()["id"], "completed", "failed", "cancelled", timeout=300)
     assert job["status"] == "completed", (job["error"], server.api.get(f"/jobs/{job['id']}/logs/stderr").text)
     return job
-
-
-def recorded_eval_losses(job: dict) -> dict[int, float]:
-    path = Path(job["output_dir"]) / f"{job['id']}_metrics.jsonl"
-    lines = [json.loads(line) for line in path.read_text().splitlines()]
-    return {line["step"]: line["eval"]["loss"] for line in lines if "loss" in line.get("eval", {})}
 
 
 def test_selection_picks_the_checkpoint_with_the_lowest_recorded_validation_loss(server, trained):

@@ -9,22 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.surgery import TINY_QWEN2
 from training_platform.merging.compatibility import (
     IncompatibleModels,
     ModelSignature,
     adapter_problem,
     first_difference,
     model_signature,
-)
-
-QWEN2 = dict(
-    vocab_size=1000,
-    hidden_size=64,
-    intermediate_size=128,
-    num_hidden_layers=2,
-    num_attention_heads=2,
-    num_key_value_heads=1,
-    tie_word_embeddings=False,
 )
 
 
@@ -34,7 +25,7 @@ def _save_model(directory: Path, config_class: str = "Qwen2Config", dtype=None, 
     from transformers import AutoModelForCausalLM
 
     torch.manual_seed(seed)
-    config = getattr(transformers, config_class)(**{**QWEN2, **overrides})
+    config = getattr(transformers, config_class)(**{**TINY_QWEN2, **overrides})
     model = AutoModelForCausalLM.from_config(config)
     if dtype is not None:
         model = model.to(dtype)

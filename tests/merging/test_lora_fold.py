@@ -9,6 +9,7 @@ import torch
 from peft import LoraConfig, PeftModel, get_peft_model
 from transformers import AutoModelForCausalLM, AutoTokenizer, Qwen2Config
 
+from tests.support.surgery import TINY_QWEN2
 from training_platform.merging.compatibility import model_signature
 from training_platform.merging.lora import fold_lora
 
@@ -36,14 +37,7 @@ def _logits(model) -> torch.Tensor:
 
 def _save_base_without_tokenizer(directory: Path) -> Path:
     torch.manual_seed(0)
-    config = Qwen2Config(
-        vocab_size=1000,
-        hidden_size=64,
-        intermediate_size=128,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        num_key_value_heads=1,
-    )
+    config = Qwen2Config(**TINY_QWEN2)
     AutoModelForCausalLM.from_config(config).save_pretrained(directory)
     return directory
 

@@ -3,13 +3,13 @@ and lineage, the merge form built from the API's methods, a bad mergekit recipe 
 Chinese, and a job's final model offered as the base of a new job. One 20-step demo SFT job (a checkpoint and an
 evaluation every 10 steps) serves the whole module: about 15 s of training, the price of real checkpoints."""
 
-import json
 import re
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.support.surgery import recorded_eval_losses, train_evaluated_sft
 from tests.ui.elements import choose, form_item
 
 JOB = "surgery-demo"
@@ -18,33 +18,7 @@ EVERY = 10
 
 @pytest.fixture(scope="module")
 def trained(ui_server, demo_assets) -> dict:
-    job = ui_server.create_job(
-        name=JOB,
-        algorithm="sft",
-        model_path=str(demo_assets["model"]),
-        dataset_paths=[str(demo_assets["sft"])],
-        eval_dataset_path=str(demo_assets["sft"]),
-        params=dict(
-            learning_rate=3e-3,
-            batch_size=16,
-            micro_batch_size=16,
-            max_steps=2 * EVERY,
-            save_interval=EVERY,
-            eval_interval=EVERY,
-            save_total_limit=None,
-        ),
-        start=True,
-    )
-    job = ui_server.wait_for_status(job["id"], "completed", "failed", timeout=300)
-    assert job["status"] == "completed", job["error"]
-    return job
-
-
-def recorded_eval_losses(job: dict) -> dict[int, float]:
-    """The validation losses the trainer wrote, read from its metrics file rather than from the API under test."""
-    path = Path(job["output_dir"]) / f"{job['id']}_metrics.jsonl"
-    lines = [json.loads(line) for line in path.read_text().splitlines()]
-    return {line["step"]: line["eval"]["loss"] for line in lines if "loss" in line.get("eval", {})}
+    return train_evaluated_sft(ui_server, demo_assets, JOB, 2 * EVERY, EVERY)
 
 
 def open_tab(page: Page, server, name: str) -> None:
