@@ -169,6 +169,8 @@ def test_a_new_dpo_job_takes_a_jobs_final_model_by_reference(server, trained, de
         ),
         ("merge", {"name": "m5", "recipe": "merge_method: linear\nfoo: 1\n"}, "recipe", "unknown key 'foo'"),
         ("average", {"name": "a1", "job": "surgery-sft", "from_step": 35}, "from_step", "takes 2 or more"),
+        # This machine has no GPU: a run that asks for one is refused before it is created, not failed later.
+        ("average", {"name": "a2", "job": "surgery-sft", "num_gpus": 1}, "num_gpus", "no GPUs"),
         ("lora-fold", {"name": "l1", "adapter": "job:surgery-sft"}, "adapter", "adapter_config.json"),
     ],
 )

@@ -271,6 +271,9 @@ class JobService:
     def create_run(self, name: str, params: SurgeryParams, start: bool) -> JobRead:
         """A run of another kind than training (contract/surgery.py): a job of the engine that runs it, queued and
         supervised like any; `params` are validated, their inputs resolved to model directories by the caller."""
+        if params.num_gpus and not self.scheduler.devices("local"):
+            message = "this server has no GPUs: leave num_gpus at 0 to run it on the CPU"
+            raise InvalidInputError([FieldError("num_gpus", message)])
         if self.store.name_taken(name):
             raise ConflictError(f"a job named '{name}' already exists")
         job_id = uuid.uuid4().hex
