@@ -15,7 +15,7 @@ from tests.support.surgery import recorded_eval_losses, train_evaluated_sft
 
 pytestmark = pytest.mark.slow
 
-EVAL_EVERY = 10
+EVAL_EVERY = 5
 RL_PYTHON = Path(".venv-rl/bin/python").absolute()
 
 
@@ -28,8 +28,8 @@ def tensors(directory: Path) -> dict[str, torch.Tensor]:
 
 @pytest.fixture(scope="module")
 def trained(server, demo_assets) -> dict:
-    """40 steps of SFT with a checkpoint and an evaluation every 10, every checkpoint kept."""
-    return train_evaluated_sft(server, demo_assets, "surgery-sft", 40, EVAL_EVERY)
+    """20 steps of SFT with a checkpoint and an evaluation every 5, every checkpoint kept."""
+    return train_evaluated_sft(server, demo_assets, "surgery-sft", 20, EVAL_EVERY)
 
 
 def run_to_end(server, response) -> dict:
@@ -41,7 +41,7 @@ def run_to_end(server, response) -> dict:
 
 def test_selection_picks_the_checkpoint_with_the_lowest_recorded_validation_loss(server, trained):
     losses = recorded_eval_losses(trained)
-    assert sorted(losses) == [10, 20, 30, 40]
+    assert sorted(losses) == [5, 10, 15, 20]
     ranked = sorted(losses, key=losses.get)
     selected = server.api.post("/surgery/select", json={"job": "surgery-sft", "rule": "lowest_eval_loss"})
     assert selected.status_code == 200, selected.text
@@ -51,18 +51,18 @@ def test_selection_picks_the_checkpoint_with_the_lowest_recorded_validation_loss
     assert body["runner_up"]["step"] == ranked[1] and body["considered"] == 4
     assert body["checkpoint"]["reference"] == f"job:surgery-sft@checkpoint-{ranked[0]}"
     # Within a step range, only its checkpoints count.
-    ranged = server.api.post("/surgery/select", json={"job": "surgery-sft", "from_step": 25, "to_step": 40}).json()
-    assert ranged["checkpoint"]["step"] == min((30, 40), key=losses.get) and ranged["considered"] == 2
+    ranged = server.api.post("/surgery/select", json={"job": "surgery-sft", "from_step": 12, "to_step": 20}).json()
+    assert ranged["checkpoint"]["step"] == min((15, 20), key=losses.get) and ranged["considered"] == 2
     last = server.api.post("/surgery/select", json={"job": "surgery-sft", "rule": "last"}).json()
-    assert last["checkpoint"]["step"] == 40 and last["runner_up"]["step"] == 30
+    assert last["checkpoint"]["step"] == 20 and last["runner_up"]["step"] == 15
 
 
 def test_selection_on_a_metric_the_job_never_recorded_is_refused_not_guessed(server, trained):
     response = server.api.post("/surgery/select", json={"job": "surgery-sft", "rule": "highest_reward_mean"})
     assert response.status_code == 422
     assert "recorded no 'reward_mean'" in response.text and "eval_loss" in response.text
-    empty = server.api.post("/surgery/select", json={"job": "surgery-sft", "from_step": 41})
-    assert empty.status_code == 422 and "no complete checkpoint in steps 41" in empty.text
+    empty = server.api.post("/surgery/select", json={"job": "surgery-sft", "from_step": 21})
+    assert empty.status_code == 422 and "no complete checkpoint in steps 21" in empty.text
 
 
 def test_swa_over_a_checkpoint_range_is_registered_with_its_lineage_and_loads(server, trained):
@@ -71,7 +71,7 @@ def test_swa_over_a_checkpoint_range_is_registered_with_its_lineage_and_loads(se
     assert job["progress"]["current_step"] == job["progress"]["total_steps"] > 0
     assert "pause" not in job["allowed_actions"]
     result = Path(job["output_dir"]) / "final"
-    checkpoints = [Path(trained["output_dir"]) / "checkpoints" / f"checkpoint-{step}" for step in (10, 20, 30, 40)]
+    checkpoints = [Path(trained["output_dir"]) / "checkpoints" / f"checkpoint-{step}" for step in (5, 10, 15, 20)]
     averaged = tensors(result)
     inputs = [tensors(path) for path in checkpoints]
     for name, value in averaged.items():
@@ -80,7 +80,7 @@ def test_swa_over_a_checkpoint_range_is_registered_with_its_lineage_and_loads(se
     model = server.api.get("/models/sft-swa").json()
     assert model["job_id"] == job["id"] and model["path"] == str(result)
     lineage = model["lineage"]
-    assert lineage["operation"] == "average" and [entry["step"] for entry in lineage["inputs"]] == [10, 20, 30, 40]
+    assert lineage["operation"] == "average" and [entry["step"] for entry in lineage["inputs"]] == [5, 10, 15, 20]
     assert all(len(entry["sha256"]) == 64 and entry["job_name"] == "surgery-sft" for entry in lineage["inputs"])
     assert json.loads((result / "surgery.json").read_text())["inputs"] == lineage["inputs"]
     from transformers import AutoModelForCausalLM, AutoTokenizer
@@ -98,8 +98,8 @@ def linear_merge(server, trained) -> dict:
         "name": "sft-linear",
         "method": "linear",
         "models": [
-            {"model": "job:surgery-sft@checkpoint-20", "parameters": {"weight": 0.25}},
-            {"model": "job:surgery-sft@checkpoint-40", "parameters": {"weight": 0.75}},
+            {"model": "job:surgery-sft@checkpoint-10", "parameters": {"weight": 0.25}},
+            {"model": "job:surgery-sft@checkpoint-20", "parameters": {"weight": 0.75}},
         ],
     }
     return run_to_end(server, server.api.post("/surgery/merge", json=body))
@@ -108,15 +108,15 @@ def linear_merge(server, trained) -> dict:
 def test_a_merge_of_two_checkpoints_by_reference_runs_and_flows_on_as_a_choice(server, trained, linear_merge):
     job = linear_merge
     root = Path(trained["output_dir"]) / "checkpoints"
-    first, second = tensors(root / "checkpoint-20"), tensors(root / "checkpoint-40")
+    first, second = tensors(root / "checkpoint-10"), tensors(root / "checkpoint-20")
     merged = tensors(Path(job["output_dir"]) / "final")
     for name, value in merged.items():
         torch.testing.assert_close(value, 0.25 * first[name] + 0.75 * second[name], rtol=1e-6, atol=1e-6)
     choices = {choice["reference"]: choice for choice in server.api.get("/models/choices").json()}
     assert choices["model:sft-linear"]["kind"] == "registered"
     assert choices["job:surgery-sft"]["kind"] == "final"
-    checkpoint = choices["job:surgery-sft@checkpoint-20"]
-    assert checkpoint["step"] == 20 and "eval_loss" in checkpoint["metrics"] and "loss" in checkpoint["metrics"]
+    checkpoint = choices["job:surgery-sft@checkpoint-10"]
+    assert checkpoint["step"] == 10 and "eval_loss" in checkpoint["metrics"] and "loss" in checkpoint["metrics"]
 
 
 def test_a_new_dpo_job_takes_a_jobs_final_model_by_reference(server, trained, demo_assets):
@@ -134,9 +134,9 @@ def test_a_new_dpo_job_takes_a_jobs_final_model_by_reference(server, trained, de
     assert response.json()["model_path"] == str(Path(trained["output_dir"]) / "final")
     missing = server.api.post(
         "/jobs",
-        json=dict(name="dpo-x", algorithm="dpo", model_path="job:surgery-sft@checkpoint-5", dataset_paths=["x"]),
+        json=dict(name="dpo-x", algorithm="dpo", model_path="job:surgery-sft@checkpoint-7", dataset_paths=["x"]),
     )
-    assert missing.status_code == 422 and "no complete checkpoint 'checkpoint-5'" in missing.text
+    assert missing.status_code == 422 and "no complete checkpoint 'checkpoint-7'" in missing.text
 
 
 @pytest.mark.parametrize(
@@ -155,7 +155,7 @@ def test_a_new_dpo_job_takes_a_jobs_final_model_by_reference(server, trained, de
                 "name": "m3",
                 "method": "slerp",
                 "base_model": "job:surgery-sft@checkpoint-10",
-                "models": [{"model": "job:surgery-sft@checkpoint-20"}, {"model": "job:surgery-sft@checkpoint-30"}],
+                "models": [{"model": "job:surgery-sft@checkpoint-15"}, {"model": "job:surgery-sft@checkpoint-20"}],
                 "parameters": {"t": 0.5},
             },
             "models",
@@ -168,7 +168,7 @@ def test_a_new_dpo_job_takes_a_jobs_final_model_by_reference(server, trained, de
             "line",
         ),
         ("merge", {"name": "m5", "recipe": "merge_method: linear\nfoo: 1\n"}, "recipe", "unknown key 'foo'"),
-        ("average", {"name": "a1", "job": "surgery-sft", "from_step": 35}, "from_step", "takes 2 or more"),
+        ("average", {"name": "a1", "job": "surgery-sft", "from_step": 18}, "from_step", "takes 2 or more"),
         # This machine has no GPU: a run that asks for one is refused before it is created, not failed later.
         ("average", {"name": "a2", "job": "surgery-sft", "num_gpus": 1}, "num_gpus", "no GPUs"),
         ("lora-fold", {"name": "l1", "adapter": "job:surgery-sft"}, "adapter", "adapter_config.json"),
@@ -207,16 +207,16 @@ def test_models_of_another_shape_are_refused_naming_the_first_tensor(server, tra
 def test_the_cli_selects_runs_a_mergekit_recipe_and_starts_a_job_from_a_jobs_model(server, trained, demo_assets):
     selected = server.cli("surgery", "select", "--job", "surgery-sft", "--rule", "last")
     assert selected.returncode == 0, selected.stderr
-    assert "checkpoint-40" in selected.stdout and "runner-up" in selected.stdout
+    assert "checkpoint-20" in selected.stdout and "runner-up" in selected.stdout
     root = Path(trained["output_dir"]) / "checkpoints"
     recipe = Path(trained["output_dir"]).parent / "recipe.yml"
     recipe.write_text(
         "merge_method: task_arithmetic\n"
-        f"base_model: {root / 'checkpoint-10'}\n"
+        f"base_model: {root / 'checkpoint-5'}\n"
         "models:\n"
-        f"  - model: {root / 'checkpoint-30'}\n"
+        f"  - model: {root / 'checkpoint-15'}\n"
         "    parameters: {weight: 0.5}\n"
-        f"  - model: {root / 'checkpoint-40'}\n"
+        f"  - model: {root / 'checkpoint-20'}\n"
         "    parameters: {weight: 0.5}\n"
     )
     merged = server.cli("surgery", "merge", "-f", str(recipe), "--name", "cli-task-arithmetic", "--follow")
@@ -225,7 +225,7 @@ def test_the_cli_selects_runs_a_mergekit_recipe_and_starts_a_job_from_a_jobs_mod
     lineage = server.api.get("/models/cli-task-arithmetic").json()["lineage"]
     assert lineage["parameters"]["method"] == "task_arithmetic" and len(lineage["inputs"]) == 3
     choices = server.cli("models", "choices")
-    assert "job:surgery-sft@checkpoint-20" in choices.stdout and "model:cli-task-arithmetic" in choices.stdout
+    assert "job:surgery-sft@checkpoint-10" in choices.stdout and "model:cli-task-arithmetic" in choices.stdout
     created = server.cli(
         "jobs", "create", "--name", "cli-dpo-from-sft", "--algorithm", "dpo", "--model", "job:surgery-sft",
         "--dataset", str(demo_assets["dpo"]), "-p", "max_steps=1", "-p", "batch_size=2", "-p", "micro_batch_size=2",

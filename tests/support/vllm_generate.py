@@ -10,7 +10,7 @@ def main() -> None:
     from vllm import LLM, SamplingParams
 
     llm = LLM(model=sys.argv[1], dtype="float32", max_model_len=256, enforce_eager=True)
-    output = llm.generate(["hello world"], SamplingParams(max_tokens=8, temperature=0))[0].outputs[0]
+    output = llm.generate(["hello world"], SamplingParams(max_tokens=8, temperature=0, ignore_eos=True))[0].outputs[0]
     print("GENERATED " + json.dumps({"text": output.text, "tokens": len(output.token_ids)}), flush=True)
 
 

@@ -1,7 +1,7 @@
 """Model surgery in the browser: checkpoint selection with its reason, an average run followed to its registered model
 and lineage, the merge form built from the API's methods, a bad mergekit recipe refused at its line, the page in
-Chinese, and a job's final model offered as the base of a new job. One 20-step demo SFT job (a checkpoint and an
-evaluation every 10 steps) serves the whole module: about 15 s of training, the price of real checkpoints."""
+Chinese, and a job's final model offered as the base of a new job. One 10-step demo SFT job (a checkpoint and an
+evaluation every 5 steps) serves the whole module: seconds of training, the price of real checkpoints."""
 
 import re
 from pathlib import Path
@@ -13,7 +13,7 @@ from tests.support.surgery import recorded_eval_losses, train_evaluated_sft
 from tests.ui.elements import choose, form_item
 
 JOB = "surgery-demo"
-EVERY = 10
+EVERY = 5
 
 
 @pytest.fixture(scope="module")
