@@ -216,22 +216,14 @@ def test_the_merged_model_loads_in_transformers_and_generates(merges, name):
     assert torch.isfinite(model(**prompt).logits).all()
 
 
-def test_a_merge_that_bypasses_the_counted_executor_fails_loudly_and_restores_it(monkeypatch, tmp_path):
+def test_a_merge_that_fails_leaves_mergekits_own_executor_in_place(tmp_path):
     import mergekit.merge
     from mergekit.graph import Executor
 
     from training_platform.contract.surgery import MergeModel, MergeParams, ModelSource
 
-    params = MergeParams(method="linear", models=[MergeModel(model=ModelSource(path="/a"), parameters={"weight": 1})])
-    monkeypatch.setattr(mergekit.merge, "run_merge", lambda *args, **kwargs: None)
-    with pytest.raises(RuntimeError, match="reported 0 of None targets: the progress hook no longer matches"):
-        run_merge_with_progress(params, tmp_path, lambda done, total: None)
-
-    def failing_merge(*args, **kwargs):
-        assert mergekit.merge.Executor is not Executor  # the counting one, during the call
-        raise OSError("disk full")
-
-    monkeypatch.setattr(mergekit.merge, "run_merge", failing_merge)
-    with pytest.raises(OSError, match="disk full"):
-        run_merge_with_progress(params, tmp_path, lambda done, total: None)
+    missing = [MergeModel(model=ModelSource(path=str(tmp_path / name)), parameters={"weight": 1}) for name in "ab"]
+    params = MergeParams(method="linear", models=missing)
+    with pytest.raises(Exception):  # noqa: B017 (whatever mergekit raises for a model that is not there)
+        run_merge_with_progress(params, tmp_path / "out", lambda done, total: None)
     assert mergekit.merge.Executor is Executor
