@@ -3,7 +3,6 @@
 import shutil
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from pathlib import Path
 
 from pydantic import TypeAdapter, ValidationError
@@ -319,21 +318,31 @@ class JobService:
             job = self.store.find(name)
         except NotFoundError as error:
             raise InvalidInputError([FieldError(field, str(error))]) from None
-        listed = get_engine(job.engine).list_checkpoints(layout_of(job)) if job.engine != EXTERNAL else []
-        checkpoints = [c for c in listed if c.complete]
+        checkpoints = self.complete_checkpoints(job)
         wanted = [c for c in checkpoints if (c.name == checkpoint_name if checkpoint_name else c.kind == "final")]
         if not wanted:
             have = ", ".join(c.name for c in checkpoints) or "none"
             what = f"no complete checkpoint '{checkpoint_name}'" if checkpoint_name else "no final model yet"
             raise InvalidInputError([FieldError(field, f"job '{job.name}' has {what} (complete ones: {have})")])
-        found = wanted[0]
+        return self.checkpoint_source(job, wanted[0], field, adapter)
+
+    def complete_checkpoints(self, job: Job) -> list[CheckpointInfo]:
+        """The job's complete checkpoints in step order, then its final model if it has one."""
+        if job.engine == EXTERNAL:
+            return []
+        return [c for c in get_engine(job.engine).list_checkpoints(layout_of(job)) if c.complete]
+
+    def checkpoint_source(self, job: Job, found: CheckpointInfo, field: str, adapter: bool = False) -> ModelSource:
+        """One of the job's complete checkpoints as a model to read: its directory, or its export where it is sharded
+        (a verl checkpoint); refused, naming `field`, when neither is a model directory."""
         exported = layout_of(job).root / "exports" / found.name
-        if _model_problem(found.path, adapter) and exported.is_dir():
-            found = replace(found, path=exported)  # a verl checkpoint exported to a Hugging Face directory
-        elif problem := _model_problem(found.path, adapter):
+        path = found.path
+        if _model_problem(path, adapter) and exported.is_dir():
+            path = exported
+        elif problem := _model_problem(path, adapter):
             message = f"{problem}: export checkpoint '{found.name}' of job '{job.name}' first (it is sharded)"
             raise InvalidInputError([FieldError(field, message)])
-        return ModelSource(path=str(found.path), job_id=job.id, job_name=job.name, step=found.step)
+        return ModelSource(path=str(path), job_id=job.id, job_name=job.name, step=found.step)
 
     def find(self, name_or_id: str) -> Job:
         """The job's row, for the platform's other services."""

@@ -94,6 +94,9 @@ class ModelService:
         report(Change("model", model.id, model.name, "registered", created=True))
         return _read(model)
 
+    def has_result_of(self, job_id: str) -> bool:
+        return self.store.result_of(job_id) is not None
+
     def list_all(self) -> list[ModelRead]:
         return [_read(model) for model in self.store.list_all()]
 

@@ -30,6 +30,11 @@ class ModelStore:
         with self.db.session() as session:
             return name_taken(session, RegisteredModel, name)
 
+    def result_of(self, job_id: str) -> RegisteredModel | None:
+        """The model a job's run registered, if any."""
+        with self.db.session() as session:
+            return session.exec(select(RegisteredModel).where(RegisteredModel.job_id == job_id)).first()
+
     def list_all(self) -> list[RegisteredModel]:
         with self.db.session() as session:
             return list(session.exec(select(RegisteredModel).order_by(col(RegisteredModel.name))))

@@ -25,9 +25,8 @@ from training_platform.contract.surgery import (
 )
 from training_platform.db.tables import Job
 from training_platform.engines.base import CheckpointInfo
-from training_platform.engines.registry import get_engine
 from training_platform.errors import FieldError, InvalidInputError, field_errors_from_pydantic
-from training_platform.jobs.runs import EXTERNAL, layout_of
+from training_platform.jobs.runs import layout_of
 from training_platform.jobs.schemas import JobRead
 from training_platform.jobs.service import JOB_REFERENCE, MODEL_REFERENCE, JobService
 from training_platform.jobs.states import JobStatus
@@ -113,14 +112,14 @@ class SurgeryService:
 
     def average(self, request: AverageRequest) -> JobRead:
         job = self.jobs.find(request.job)
-        complete = [c for c in self._complete_checkpoints(job) if c.kind == "checkpoint"]
+        complete = [c for c in self.jobs.complete_checkpoints(job) if c.kind == "checkpoint"]
         checkpoints = [c for c in complete if _in_range(c.step, request.from_step, request.to_step)]
         if len(checkpoints) < 2:
             have = ", ".join(c.name for c in complete) or "none"
             counted = f"{len(checkpoints)} complete checkpoints{_range(request)}"
             message = f"job '{job.name}' has {counted}; averaging takes 2 or more (it has: {have})"
             raise InvalidInputError([FieldError("from_step", message)])
-        sources = [self.jobs.model_source(f"{JOB_REFERENCE}{job.id}@{c.name}", "job") for c in checkpoints]
+        sources = [self.jobs.checkpoint_source(job, checkpoint, "job") for checkpoint in checkpoints]
         params = _validated(
             AverageParams,
             mode=request.mode,
@@ -180,7 +179,7 @@ class SurgeryService:
         job = self.jobs.find(request.job)
         checkpoints = [
             c
-            for c in self._complete_checkpoints(job)
+            for c in self.jobs.complete_checkpoints(job)
             if c.kind == "checkpoint" and _in_range(c.step, request.from_step, request.to_step)
         ]
         if not checkpoints:
@@ -256,7 +255,7 @@ class SurgeryService:
         return found
 
     def _job_choices(self, job: Job) -> list[ModelChoice]:
-        checkpoints = self._complete_checkpoints(job)
+        checkpoints = self.jobs.complete_checkpoints(job)
         if not checkpoints:
             return []
         recorded = {key: dict(points) for key in CHOICE_KEYS if (points := self.metrics.points(job.id, key))}
@@ -286,12 +285,6 @@ class SurgeryService:
             )
         return choices
 
-    @staticmethod
-    def _complete_checkpoints(job: Job) -> list[CheckpointInfo]:
-        if job.engine == EXTERNAL:
-            return []
-        return [c for c in get_engine(job.engine).list_checkpoints(layout_of(job)) if c.complete]
-
     # ---- when a run ends (a supervisor listener) -------------------------------------------------
 
     def job_started(self, job: Job) -> None:
@@ -309,7 +302,7 @@ class SurgeryService:
         if job.status != JobStatus.COMPLETED:
             shutil.rmtree(staging_dir(layout), ignore_errors=True)
             return
-        if any(model.job_id == job.id for model in self.models.list_all()):
+        if self.models.has_result_of(job.id):
             return
         record = read_record(layout.final_model_dir)
         lineage = record.model_dump(mode="json") if record else None
