@@ -13,6 +13,7 @@ import pytest
 import torch
 from safetensors.torch import load_file
 
+from training_platform.contract.surgery import MERGE_METHODS
 from training_platform.merging.mergekit_run import run_merge_with_progress
 from training_platform.merging.recipe import parse_recipe
 
@@ -227,3 +228,23 @@ def test_a_merge_that_fails_leaves_mergekits_own_executor_in_place(tmp_path):
     with pytest.raises(Exception):  # noqa: B017 (whatever mergekit raises for a model that is not there)
         run_merge_with_progress(params, tmp_path / "out", lambda done, total: None)
     assert mergekit.merge.Executor is Executor
+
+
+@pytest.mark.parametrize("name", sorted(MERGE_METHODS))
+def test_the_platforms_method_table_is_mergekits_own(name):
+    """MERGE_METHODS (served to the UI, checked in the server without mergekit) says what mergekit's registry says:
+    each method's parameters per model and global, their defaults (None: required), its base and input counts."""
+    from mergekit.merge_methods import BasePolicy, ParameterScope, get
+
+    spec, ours = get(name).spec, MERGE_METHODS[name]
+
+    def default(parameter):
+        return parameter.default if isinstance(parameter.default, (bool, int, float)) else None
+
+    per_model = {p.name: default(p) for p in spec.parameters if p.scope != ParameterScope.SHARED}
+    shared = {p.name: default(p) for p in spec.parameters if p.scope == ParameterScope.SHARED}
+    assert ours.per_model == per_model and ours.global_ == shared
+    bases = {BasePolicy.REQUIRED: "required", BasePolicy.IGNORED: "optional", BasePolicy.OPTIONAL: "optional"}
+    assert ours.base == bases[spec.contract.base]
+    assert (ours.min_models, ours.max_models) == (spec.contract.min_inputs, spec.contract.max_inputs)
+    assert ours.reference == spec.reference_url
