@@ -33,6 +33,8 @@ from training_platform.datasets.vectors import Embedder, VectorStore
 from training_platform.db import Database
 from training_platform.diagnostics.service import DiagnosticsService
 from training_platform.diagnostics.store import FindingStore
+from training_platform.evals.playground import PlaygroundService
+from training_platform.evals.service import EvalService
 from training_platform.jobs.scheduler import JobScheduler
 from training_platform.jobs.service import JobService
 from training_platform.jobs.store import JobStore
@@ -45,6 +47,8 @@ from training_platform.runners.base import Runner
 from training_platform.runners.devices import gpu_inventory
 from training_platform.runners.local import LocalRunner
 from training_platform.runners.ray import RayRunner
+from training_platform.secrets.service import SecretService
+from training_platform.secrets.store import SecretStore
 from training_platform.settings import Settings
 from training_platform.surgery.service import SurgeryService
 
@@ -70,6 +74,9 @@ class Platform:
     diagnostics: DiagnosticsService
     compute: ComputeService
     auth: AuthService
+    secrets: SecretService
+    evals: EvalService
+    playground: PlaygroundService
     home_lock: TextIO | None = field(default=None, repr=False)
 
     @classmethod
@@ -158,6 +165,10 @@ class Platform:
         metrics.watchers.append(diagnostics)
         supervisor.listeners.append(diagnostics)  # after the metrics: the log is scanned once the steps are stored
         surgery = SurgeryService(jobs, metrics, models)
+        secrets = SecretService(SecretStore(db), _secret_key(settings))
+        evals = EvalService(jobs, datasets, secrets)
+        playground = PlaygroundService(evals, secrets, settings.train_cpu_threads)
+        supervisor.run_environment = evals.run_environment
         supervisor.listeners.append(surgery)  # a completed surgery run's result is registered before the next starts
         supervisor.listeners.append(scheduler)  # after the metrics: a settled job's GPUs go to the next in line
         return cls(
@@ -173,6 +184,9 @@ class Platform:
             surgery=surgery,
             compute=ComputeService(settings.path_roots),
             auth=open_auth(db, settings),
+            secrets=secrets,
+            evals=evals,
+            playground=playground,
         )
 
     async def start(self) -> None:
@@ -213,6 +227,7 @@ class Platform:
         return list(self.supervisor.runners)
 
     def close(self) -> None:
+        self.playground.close()  # its chat workers end with the server
         self.alerts.close()
         self.jobs.close()
         self.datasets.close()
@@ -259,3 +274,7 @@ def _runners(settings: Settings) -> dict[str, Runner]:
         token = settings.ray_auth_token_file.read_text().strip() if settings.ray_auth_token_file else None
         runners["ray"] = RayRunner(settings.ray_address, token, settings.ray_patience_seconds)
     return runners
+
+
+def _secret_key(settings: Settings) -> str | None:
+    return settings.secret_key.get_secret_value() if settings.secret_key else None

@@ -6,15 +6,21 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated
 
+from cryptography.fernet import Fernet
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 # A list setting reads as comma-separated text from the environment (PLATFORM_DATA_ROOTS=/data,/models).
 CommaList = Annotated[list[str], NoDecode]
+# How an operator makes a PLATFORM_SECRET_KEY (the secrets store's, secrets/service.py).
+MAKE_SECRET_KEY = 'python -c "from cryptography.fernet import Fernet; print(Fernet.generate_key().decode())"'
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="PLATFORM_", env_file=".env", extra="ignore")
+    # A refused value is never repeated in the error: several settings are secrets (the tokens, the secret key).
+    model_config = SettingsConfigDict(
+        env_prefix="PLATFORM_", env_file=".env", extra="ignore", hide_input_in_errors=True
+    )
 
     home: Path = Field(default=Path("platform_data"), description="Directory holding all platform state.")
     database_url: str = Field(default="", description="SQLAlchemy URL; empty means SQLite in the home directory.")
@@ -104,6 +110,11 @@ class Settings(BaseSettings):
         default=None,
         description="An admin API token accepted at start (for scripts, tests and CI), besides the users' own.",
     )
+    secret_key: SecretStr | None = Field(
+        default=None,
+        description="The Fernet key the secrets store (API keys, SSH credentials) encrypts with; without it no secret "
+        f"can be stored or used. Make one with: {MAKE_SECRET_KEY}",
+    )
     allowed_hosts: CommaList = Field(
         default_factory=list,
         description="Host names the server answers to, besides loopback and the bound interface (DNS rebinding).",
@@ -180,6 +191,20 @@ class Settings(BaseSettings):
             return [str(ipaddress.ip_network(network, strict=False)) for network in value]
         except ValueError as error:
             raise ValueError(f"not a network in CIDR notation: {error}") from None
+
+    @field_validator("secret_key")
+    @classmethod
+    def _fernet_key(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None or not value.get_secret_value():
+            return None
+        try:
+            Fernet(value.get_secret_value())
+        except ValueError:
+            raise ValueError(
+                "PLATFORM_SECRET_KEY is not a Fernet key (32 url-safe base64-encoded bytes): make one with "
+                + MAKE_SECRET_KEY
+            ) from None
+        return value
 
     @field_validator("system_metrics_seconds")
     @classmethod

@@ -24,6 +24,7 @@ def test_the_kinds_are_the_algorithms_and_eval_and_every_table_has_each_of_them(
 def test_what_each_kind_reads_and_maps():
     assert SCHEMAS["sft"].describe() == "prompt + response (or messages)"
     assert TEXT_FIELDS["dpo"] == ("prompt", "chosen", "rejected")
+    assert TEXT_FIELDS["eval"] == ("prompt", "reference")
     assert PLATFORM_READS["grpo"] == ("prompt", "data_source", "ability")
     assert {kind: fields.mappable for kind, fields in KIND_FIELDS.items()} == {
         "sft": ("prompt", "response", "messages"),
@@ -31,7 +32,7 @@ def test_what_each_kind_reads_and_maps():
         "grpo": ("prompt", "data_source", "solution"),
         "gspo": ("prompt", "data_source", "solution"),
         "ppo": ("prompt", "data_source"),
-        "eval": ("prompt", "reference", "category"),
+        "eval": ("prompt", "messages", "reference", "tests", "choices", "category"),
     }
     assert [kinds_read_by(a) for a in Algorithm] == [
         ("sft",),
@@ -41,4 +42,5 @@ def test_what_each_kind_reads_and_maps():
         ("ppo", "grpo", "gspo"),
     ]
     offered = {info.kind: info.presets for info in DatasetService.kinds()}
-    assert offered["sft"][:2] == ["alpaca", "sharegpt"] and offered["ppo"] == ["verl-rl"] and offered["eval"] == []
+    assert offered["sft"][:2] == ["alpaca", "sharegpt"] and offered["ppo"] == ["verl-rl"]
+    assert offered["eval"] == ["mmlu", "humaneval"]

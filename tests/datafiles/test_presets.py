@@ -11,6 +11,7 @@ from training_platform.contract.data import PRESET_NAMES, DataFormat, ShareGptTa
 from training_platform.datafiles.formats import row_problem, schema_for, validate_file
 from training_platform.datafiles.presets import (
     PRESETS,
+    Detection,
     RowFormatError,
     consumed_columns,
     detect_presets,
@@ -382,8 +383,11 @@ def test_detection_only_tries_presets_made_for_the_kind():
         "trl-preference",
         "sharegpt-preference",
     ]
-    detection = detect_presets([{"prompt": "p", "reference": "r"}], "eval")
-    assert detection.tried == [] and no_preset_fits_message(detection) == "no format preset reads eval datasets"
+    assert [name for name, _ in detect_presets([{"prompt": "p", "reference": "r"}], "eval").tried] == [
+        "mmlu",
+        "humaneval",
+    ]
+    assert no_preset_fits_message(Detection("eval", None, [])) == "no format preset reads eval datasets"
 
 
 def test_a_blank_value_does_not_hide_the_format():

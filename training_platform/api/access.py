@@ -51,6 +51,12 @@ UNSAFE_ROUTES: dict[tuple[str, str], Access] = {
     ("POST", "/surgery/average"): Access(action="created", kind=ResourceKind.JOB, creates=True),
     ("POST", "/surgery/lora-fold"): Access(action="created", kind=ResourceKind.JOB, creates=True),
     ("POST", "/surgery/select"): Access(viewers=True),
+    # An evaluation is a job of its own kind, like a surgery run; a comparison reads runs and changes nothing.
+    ("POST", "/evaluations"): Access(action="created", kind=ResourceKind.JOB, creates=True),
+    ("POST", "/evaluations/sweep"): Access(action="created", kind=ResourceKind.JOB, creates=True),
+    ("POST", "/evaluations/compare"): Access(viewers=True),
+    # A chat generates an answer and keeps nothing: no job, no file, no record.
+    ("POST", "/playground/chat"): Access(viewers=True),
     ("POST", "/compute/estimate"): Access(viewers=True),
     ("POST", "/compute/recommend"): Access(viewers=True),
     ("POST", "/engines/verl/validate"): Access(viewers=True),
@@ -60,6 +66,10 @@ UNSAFE_ROUTES: dict[tuple[str, str], Access] = {
     ("PATCH", "/alerts/targets/{target}"): Access(action="alert target changed"),
     ("DELETE", "/alerts/targets/{target}"): Access(action="alert target deleted"),
     ("POST", "/alerts/targets/{target}/test"): Access(action="alert target tested"),
+    # Members and admins store and delete secrets (no owner: a secret is the platform's); the service reports each
+    # change by name for the audit log, never with its value.
+    ("POST", "/secrets"): Access(),
+    ("DELETE", "/secrets/{name}"): Access(),
     # Everyone manages their own credentials; the auth router checks the rest (users are an admin's) and audits.
     ("POST", "/auth/login"): Access(viewers=True),
     ("POST", "/auth/logout"): Access(viewers=True),

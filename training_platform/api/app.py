@@ -15,10 +15,13 @@ from training_platform.api.routers import (
     datasets,
     demo,
     engines,
+    evaluations,
     health,
     jobs,
     models,
     monitoring,
+    playground,
+    secrets,
     surgery,
     system,
 )
@@ -74,6 +77,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         datasets.router,
         engines.router,
         demo.router,
+        secrets.router,
+        evaluations.router,
+        playground.router,
     ):
         app.include_router(router, prefix=API_PREFIX)
     install_web(app, API_PREFIX)

@@ -11,7 +11,19 @@ from typing import Annotated
 
 import typer
 
-from training_platform.cli import auth, compute, datasets, jobs, metrics, models, surgery, verl
+from training_platform.cli import (
+    auth,
+    chat,
+    compute,
+    datasets,
+    evaluations,
+    jobs,
+    metrics,
+    models,
+    secrets,
+    surgery,
+    verl,
+)
 from training_platform.cli.common import client, console, err_console
 from training_platform.settings import get_settings
 
@@ -22,6 +34,9 @@ app.add_typer(compute.app, name="compute")
 app.add_typer(datasets.app, name="datasets")
 app.add_typer(models.app, name="models")
 app.add_typer(surgery.app, name="surgery")
+app.add_typer(evaluations.app, name="eval")
+app.add_typer(secrets.app, name="secrets")
+app.command("chat")(chat.chat)
 app.add_typer(verl.app, name="verl")
 app.add_typer(auth.app, name="auth")
 db_app = typer.Typer(help="Database maintenance (on this machine, no server needed).", no_args_is_help=True)

@@ -20,6 +20,8 @@ PresetName = Literal[
     "trl-preference",
     "sharegpt-preference",
     "verl-rl",
+    "mmlu",
+    "humaneval",
 ]
 PRESET_NAMES: tuple[str, ...] = PresetName.__args__
 # What a registration asks for: a preset, the platform's own fields, or the one the rows fit ("auto").

@@ -58,5 +58,15 @@ class JobLayout:
     def final_model_dir(self) -> Path:
         return self.root / "final"
 
+    @property
+    def samples_path(self) -> Path:
+        """An evaluation run's scored samples, one JSON line each, appended as they are scored."""
+        return self.root / "samples.jsonl"
+
+    @property
+    def results_path(self) -> Path:
+        """An evaluation run's aggregates (overall, per category, with confidence intervals), written at its end."""
+        return self.root / "results.json"
+
     def log_path(self, stream: str) -> Path:
         return {"stdout": self.stdout_path, "stderr": self.stderr_path}[stream]

@@ -12,6 +12,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from training_platform.contract.data import DataFormat
+from training_platform.contract.evaluation import EVALUATE, EvalParams
 from training_platform.contract.health import HealthSettings
 from training_platform.contract.layout import JobLayout
 from training_platform.contract.params import Algorithm, AnyParams, TrainingParams, parse_params
@@ -34,8 +35,11 @@ class RunSpec(BaseModel):
     eval_dataset_path: str | None = None
     # Data format of each data path that came from a registered dataset (a preset, a field mapping, a split).
     dataset_formats: dict[str, DataFormat] = {}
-    # A training run's parameters, or a surgery run's (contract/surgery.py): a job of another kind.
-    params: Annotated[AnyParams | MergeParams | AverageParams | LoraFoldParams, Field(discriminator="algorithm")]
+    # A training run's parameters, or a surgery run's (contract/surgery.py) or an evaluation's
+    # (contract/evaluation.py): a job of another kind.
+    params: Annotated[
+        AnyParams | MergeParams | AverageParams | LoraFoldParams | EvalParams, Field(discriminator="algorithm")
+    ]
     output_dir: str
     run_mode: str = "local"
     # Run mode ray: the cluster's nodes the run spans, params.num_gpus split evenly over them, each placed by Ray.
@@ -74,9 +78,11 @@ class RunSpec(BaseModel):
         return cls.model_validate_json(path.read_text(encoding="utf-8"))
 
 
-def parse_run_params(kind: str, params: dict) -> TrainingParams | SurgeryParams:
-    """A job's stored parameters for its kind: a training algorithm or a surgery operation; raises
+def parse_run_params(kind: str, params: dict) -> TrainingParams | SurgeryParams | EvalParams:
+    """A job's stored parameters for its kind: a training algorithm, a surgery operation or an evaluation; raises
     pydantic.ValidationError naming the field."""
+    if kind == EVALUATE:
+        return EvalParams.model_validate({**params, "algorithm": kind})
     if kind in set(SurgeryOperation):
         return SURGERY_PARAMS[SurgeryOperation(kind)].model_validate({**params, "algorithm": kind})
     return parse_params(Algorithm(kind), params)

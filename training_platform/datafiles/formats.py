@@ -2,11 +2,13 @@
 
 A prompt may be a string or a chat message list; a response, chosen or rejected a string or a list of assistant
 messages. An assistant message may carry OpenAI-style `tool_calls` (its content then may be null or empty), a tool
-message `tool_call_id`/`name` (datafiles/presets.py: `chat_problem`, shared with the format presets).
+message `tool_call_id`/`name` (datafiles/presets.py: `chat_problem`, shared with the format presets). An eval row's
+chat is a question: it ends with the user's turn; its optional references, tests and choices are checked where a row
+has them (datafiles/evalrows.py).
 """
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,13 @@ import polars as pl
 from training_platform.contract.data import DataFormat
 from training_platform.contract.params import Algorithm
 from training_platform.datafiles.errors import DatasetFileError, RowProblem
+from training_platform.datafiles.evalrows import (
+    choices_problem,
+    question_chat_problem,
+    reference_problem,
+    tests_problem,
+    unnamed_choice_problem,
+)
 from training_platform.datafiles.kinds import KIND_FIELDS, KindFields
 from training_platform.datafiles.limits import DEFAULT_LIMITS, ReadLimits
 from training_platform.datafiles.meaning import KTO_LABEL, meaning_problems
@@ -35,6 +44,7 @@ class Schema:
     alternative: "Schema | None" = None  # SFT accepts prompt/response or messages
     optional: tuple[str, ...] = ()  # checked where a row has them
     numeric: tuple[str, ...] = ()  # text fields a number may stand for (answers: datafiles/kinds.py)
+    question: bool = False  # a chat in the text fields is a question to answer (eval), not a chat to learn from
 
     def describe(self) -> str:
         names = " + ".join(self.text_fields)
@@ -42,8 +52,11 @@ class Schema:
 
 
 def _schema(fields: KindFields) -> Schema:
-    alternative = Schema(fields.alternative, optional=fields.checked) if fields.alternative else None
-    return Schema(fields.text, alternative, optional=fields.checked, numeric=fields.numeric)
+    optional = fields.checked + fields.optional
+    alternative = None
+    if fields.alternative:
+        alternative = Schema(fields.alternative, optional=optional, question=fields.question)
+    return Schema(fields.text, alternative, optional=optional, numeric=fields.numeric, question=fields.question)
 
 
 SCHEMAS: dict[str, Schema] = {kind: _schema(fields) for kind, fields in KIND_FIELDS.items()}
@@ -53,7 +66,7 @@ def schema_for(kind: str, answer_fields: Iterable[str] = ()) -> Schema:
     """The kind's schema; a reward's answer fields are required too, and may hold numbers."""
     base = SCHEMAS[kind]
     extra = tuple(name for name in answer_fields if name not in base.text_fields)
-    return Schema(base.text_fields + extra, base.alternative, base.optional, base.numeric + extra) if extra else base
+    return replace(base, text_fields=base.text_fields + extra, numeric=base.numeric + extra) if extra else base
 
 
 @dataclass
@@ -107,16 +120,39 @@ def _tools_problem(value: Any) -> str | None:
     )
 
 
-_OPTIONAL_CHECKS = {"tools": _tools_problem}
+_OPTIONAL_CHECKS = {
+    "tools": _tools_problem,
+    "reference": reference_problem,
+    "tests": tests_problem,
+    "choices": choices_problem,
+}
+
+
+def _question_problems(row: dict[str, Any], schema: Schema) -> list[str]:
+    """An eval row's chat prompt ends with the user's turn; its references name its choices."""
+    problems = [
+        problem
+        for name in schema.text_fields
+        if isinstance(row.get(name), list) and (problem := question_chat_problem(name, row[name]))
+    ]
+    choices, reference = row.get("choices"), row.get("reference")
+    both = choices is not None and reference is not None
+    if both and not choices_problem(choices) and not reference_problem(reference):
+        if problem := unnamed_choice_problem(reference, choices):
+            problems.append(problem)
+    return problems
 
 
 def row_problem(row: dict[str, Any], schema: Schema) -> str | None:
     problems = [p for name in schema.text_fields if (p := _field_problem(name, row.get(name), schema.numeric))]
     if problems and schema.alternative is not None and row.get(schema.alternative.text_fields[0]) is not None:
         return row_problem(row, schema.alternative)
-    if schema.text_fields == KIND_FIELDS[Algorithm.SFT.value].alternative and not problems:  # a chat to learn from
+    learns = schema.text_fields == KIND_FIELDS[Algorithm.SFT.value].alternative and not schema.question
+    if learns and not problems:  # a chat to learn from
         if not any(m["role"] == "assistant" for m in row["messages"]):
             problems.append("field 'messages' has no assistant message to learn from")
+    if schema.question and not problems:
+        problems += _question_problems(row, schema)
     for name in schema.optional:
         if row.get(name) is not None and (problem := _OPTIONAL_CHECKS[name](row[name])):
             problems.append(problem)

@@ -6,7 +6,8 @@ of a row (`presets.PLATFORM_READS`) and the web UI (GET /datasets/kinds) all der
 - dpo:  prompt + chosen + rejected
 - grpo / gspo: prompt + the reward's answer field (`solution` by default); `data_source` labels the row
 - ppo:  prompt (+ data_source)
-- eval: prompt + reference (+ category)
+- eval: prompt, or a chat `messages` list ending with the user's turn; optional reference(s), tests, choices
+  (+ category): datafiles/evalrows.py
 
 The kinds are the algorithms' names and `eval` (contract/params.py Algorithm); the RL kinds are the algorithms that
 sample responses to score.
@@ -26,22 +27,26 @@ class KindFields:
     text: tuple[str, ...]  # every row has them: the text the model reads
     alternative: tuple[str, ...] = ()  # what a row may have instead of `text` (SFT: a chat)
     checked: tuple[str, ...] = ()  # checked where a row has them (SFT's tools)
+    optional: tuple[str, ...] = ()  # what a row may have beside its text, checked where present (eval's reference)
     labels: tuple[str, ...] = ()  # label or group the rows
     also_read: tuple[str, ...] = ()  # read where present, not mapped (verl's `ability`)
     answer: tuple[str, ...] = ()  # the default answer field of the rewards that read one
     # Text fields a number may stand for: answers compared with what the model says (elsewhere a number where
     # text belongs is a row's problem, datafiles/formats.py).
     numeric: tuple[str, ...] = ()
+    # The text is a question for the model to answer (eval): a chat in it ends with the user's turn, not an answer
+    # to learn from.
+    question: bool = False
 
     @property
     def mappable(self) -> tuple[str, ...]:
         """The platform's fields a dataset's `field_mapping` may point at other columns."""
-        return self.text + self.alternative + self.labels + self.answer
+        return self.text + self.alternative + self.optional + self.labels + self.answer
 
     @property
     def read(self) -> tuple[str, ...]:
         """What the platform itself reads of a row."""
-        return self.text + self.alternative + self.checked + self.labels + self.also_read
+        return self.text + self.alternative + self.checked + self.optional + self.labels + self.also_read
 
 
 KIND_FIELDS: dict[str, KindFields] = {
@@ -57,7 +62,14 @@ KIND_FIELDS: dict[str, KindFields] = {
         )
         for kind in RL_KINDS
     },
-    EVAL: KindFields(("prompt", "reference"), labels=("category",), numeric=("reference",)),
+    EVAL: KindFields(
+        ("prompt",),
+        alternative=("messages",),
+        optional=("reference", "tests", "choices"),
+        labels=("category",),
+        numeric=("reference",),
+        question=True,
+    ),
 }
 
 

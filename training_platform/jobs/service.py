@@ -15,6 +15,7 @@ from training_platform.common.text import ENGLISH, Language, Text
 from training_platform.common.worker import Worker
 from training_platform.contract import control
 from training_platform.contract.data import DataFormat
+from training_platform.contract.evaluation import EVALUATE, ApiTarget, EvalParams
 from training_platform.contract.params import Algorithm, PPOParams, RuleRewardParams, TrainingParams, parse_params
 from training_platform.contract.status import load_status
 from training_platform.contract.surgery import ModelSource, SurgeryOperation, SurgeryParams
@@ -56,7 +57,12 @@ from training_platform.tasks import TaskRunner
 JOB_REFERENCE, MODEL_REFERENCE = "job:", "model:"
 ADAPTER_CONFIG = "adapter_config.json"  # peft's
 # The engine that runs each kind of run other than training.
-RUN_ENGINE_OF = {operation.value: "surgery" for operation in SurgeryOperation}
+RUN_ENGINE_OF = {**{operation.value: "surgery" for operation in SurgeryOperation}, EVALUATE: "evaluation"}
+
+
+def _endpoint_of(target: ApiTarget) -> str:
+    """What an evaluation of an endpoint shows as its model: the model's name at the server."""
+    return f"{target.model} @ {target.base_url}"
 
 
 def is_model_reference(value: str) -> bool:
@@ -267,9 +273,12 @@ class JobService:
         problem = model_dir_problem(directory)
         return [FieldError(field, problem)] if problem else []
 
-    def create_run(self, name: str, params: SurgeryParams, start: bool) -> JobRead:
-        """A run of another kind than training (contract/surgery.py): a job of the engine that runs it, queued and
-        supervised like any; `params` are validated, their inputs resolved to model directories by the caller."""
+    def create_run(
+        self, name: str, params: SurgeryParams | EvalParams, start: bool, dataset: tuple[str, DataFormat] | None = None
+    ) -> JobRead:
+        """A run of another kind than training (contract/surgery.py, contract/evaluation.py): a job of the engine that
+        runs it, queued and supervised like any; `params` are validated, their inputs resolved to model directories
+        (and an evaluation's dataset to its file and format) by the caller."""
         if params.num_gpus and not self.scheduler.devices("local"):
             message = "this server has no GPUs: leave num_gpus at 0 to run it on the CPU"
             raise InvalidInputError([FieldError("num_gpus", message)])
@@ -282,8 +291,11 @@ class JobService:
             algorithm=params.algorithm,
             engine=RUN_ENGINE_OF[params.algorithm],
             run_mode="local",
-            model_path=params.sources[0].path,
-            dataset_paths=[],
+            model_path=params.sources[0].path if params.sources else _endpoint_of(params.target),
+            dataset_paths=[dataset[0]] if dataset else [],
+            dataset_formats={dataset[0]: dataset[1].model_dump(mode="json", exclude_defaults=True)}
+            if dataset and dataset[1] != DataFormat()
+            else {},
             params=params.model_dump(mode="json", exclude={"algorithm"}),
             health_settings={},
             status=JobStatus.PENDING.value,
@@ -379,9 +391,10 @@ class JobService:
         report(Change("job", job.id, job.name, "created", created=True))
         return job
 
-    def recent(self, limit: int) -> list[Job]:
-        """The newest jobs' rows, for the platform's other services."""
-        return self.store.query(limit=limit)
+    def recent(self, limit: int, kind: str | None = None) -> list[Job]:
+        """The newest jobs' rows (of one kind: an algorithm, a surgery operation, `evaluate`), for the platform's
+        other services."""
+        return self.store.query(limit=limit, kind=kind)
 
     def list_jobs(self, statuses: list[JobStatus], limit: int, offset: int) -> list[JobRead]:
         return [self.view(job) for job in self.store.query(statuses, limit=limit, offset=offset)]

@@ -50,11 +50,15 @@ class JobStore:
         with self.db.session() as session:
             return name_taken(session, Job, name)
 
-    def query(self, statuses: Iterable[JobStatus] = (), limit: int = 100, offset: int = 0) -> list[Job]:
+    def query(
+        self, statuses: Iterable[JobStatus] = (), limit: int = 100, offset: int = 0, kind: str | None = None
+    ) -> list[Job]:
         query = select(Job).order_by(col(Job.created_at).desc(), col(Job.id)).offset(offset).limit(limit)
         statuses = [s.value for s in statuses]
         if statuses:
             query = query.where(col(Job.status).in_(statuses))
+        if kind is not None:
+            query = query.where(col(Job.algorithm) == kind)
         with self.db.session() as session:
             return list(session.exec(query))
 

@@ -11,6 +11,7 @@ import re
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -91,6 +92,9 @@ class JobSupervisor:
         self.cpu_threads = cpu_threads
         self.stall_seconds = stall_seconds
         self.listeners: list[JobListener] = []
+        # What a job's process needs in its environment beyond its engine's launch spec, asked at each launch (an
+        # evaluation's API keys, decrypted then: never written to the job's files).
+        self.run_environment: Callable[[Job], dict[str, str]] = lambda job: {}
         self.hung: dict[str, Text] = {}  # job id → why the platform stopped it as hung
         self._activity: dict[tuple[str, int], JobActivity] = {}  # by job id and attempt; stall watch only
         self._closing = threading.Event()
@@ -122,6 +126,7 @@ class JobSupervisor:
             runner = self.runner_for(job)
             control.clear(layout.control_path)
             spec = get_engine(job.engine).launch_spec(run_spec(job, runner, self.cpu_threads))
+            spec = replace(spec, env={**spec.env, **self.run_environment(job)})
             if job.gpus:  # given by the scheduler: the process sees these devices and no others
                 spec = replace(spec, env={**spec.env, "CUDA_VISIBLE_DEVICES": ",".join(map(str, job.gpus))})
             claimed = self.store.claim_launch(job.id, job.attempt, launch_id)

@@ -8,6 +8,7 @@ from training_platform.rewards.code import RewardCode, check_reward_code, locate
 from training_platform.rewards.comparison import answers_match
 from training_platform.rewards.extraction import extract_answer
 from training_platform.rewards.functions import (
+    as_reward,
     build_reward_function,
     load_custom_function,
     score,
@@ -20,6 +21,7 @@ __all__ = [
     "RewardConfigError",
     "RewardSpec",
     "answers_match",
+    "as_reward",
     "build_reward_function",
     "check_reward_code",
     "extract_answer",

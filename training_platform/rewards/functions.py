@@ -130,10 +130,11 @@ def _score(spec: RewardSpec, completion: str, row: Mapping[str, Any], function: 
         value = function(completion=completion, reference=row.get(spec.answer_field), row=row)
     except Exception as exc:
         raise RewardConfigError(f"custom reward function {spec.function!r} raised {type(exc).__name__}: {exc}") from exc
-    return _as_reward(value, spec.function)
+    return as_reward(value, spec.function)
 
 
-def _as_reward(value: Any, function_name: str | None) -> float:
+def as_reward(value: Any, function_name: str | None) -> float:
+    """A custom function's value as a finite number (a reward, a custom metric); RewardConfigError otherwise."""
     # Strings would convert ("1.0") but are almost always a bug in the reward function.
     if isinstance(value, (str, bytes)):
         reward = None

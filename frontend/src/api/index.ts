@@ -9,6 +9,12 @@ import type {
   Anomaly,
   AverageRequest,
   Checkpoint,
+  CompareRequest,
+  Comparison,
+  EvalCurve,
+  EvalMetric,
+  EvalRequest,
+  EvalRun,
   GpuInfo,
   HealthReport,
   HealthSettings,
@@ -26,9 +32,12 @@ import type {
   OpenApiDocument,
   Recommendation,
   RegisteredModel,
+  SamplesPage,
+  Secret,
   SelectRequest,
   Selection,
   SessionUser,
+  SweepRequest,
   SystemInfo,
 } from './types'
 import type {
@@ -51,6 +60,7 @@ import type {
 const job = (id: string) => `/jobs/${encodeURIComponent(id)}`
 const monitoring = (id: string) => `/monitoring/${encodeURIComponent(id)}`
 const dataset = (id: string) => `/datasets/${encodeURIComponent(id)}`
+const evaluation = (run: string) => `/evaluations/${encodeURIComponent(run)}`
 const alertTarget = (id: string) => `/alerts/targets/${encodeURIComponent(id)}`
 
 export const api = {
@@ -72,6 +82,18 @@ export const api = {
   average: (body: AverageRequest) => post<Job>('/surgery/average', body),
   loraFold: (body: LoraFoldRequest) => post<Job>('/surgery/lora-fold', body),
   selectCheckpoint: (body: SelectRequest) => post<Selection>('/surgery/select', body),
+
+  evalMetrics: () => get<EvalMetric[]>('/evaluations/metrics'),
+  evalRuns: () => get<EvalRun[]>('/evaluations'),
+  evalRun: (run: string) => get<EvalRun>(evaluation(run)),
+  createEvalRun: (body: EvalRequest) => post<Job>('/evaluations', body),
+  sweep: (body: SweepRequest) => post<Job[]>('/evaluations/sweep', body),
+  evalSamples: (run: string, query: { offset: number; limit: number; category?: string | null; search?: string | null }) =>
+    get<SamplesPage>(`${evaluation(run)}/samples`, query),
+  compare: (body: CompareRequest) => post<Comparison>('/evaluations/compare', body),
+  evalCurve: (jobName: string) => get<EvalCurve>(`/evaluations/curve/${encodeURIComponent(jobName)}`),
+  secrets: () => get<Secret[]>('/secrets'),
+  putSecret: (name: string, value: string) => post<Secret>('/secrets', { name, value }),
 
   jobs: (status: string[] = []) => get<Job[]>('/jobs', { status, limit: 1000 }),
   job: (id: string) => get<Job>(job(id)),
@@ -103,7 +125,7 @@ export const api = {
   modelPresets: () => get<ModelPreset[]>('/compute/models'),
   recommend: (body: Record<string, unknown>) => post<Recommendation>('/compute/recommend', body),
 
-  datasets: () => get<Dataset[]>('/datasets'),
+  datasets: (kind: string | null = null) => get<Dataset[]>('/datasets', { kind }),
   dataset: (id: string) => get<Dataset>(dataset(id)),
   uploadDataset: (query: Query, file: File, onProgress: (fraction: number) => void) =>
     upload<Dataset>('/datasets/upload', query, file, onProgress),

@@ -146,3 +146,37 @@ export interface Lineage {
   inputs: { path: string; job_name?: string | null; step?: number | null; sha256: string }[]
   parameters: Record<string, unknown>
 }
+
+// ---- evaluation ----------------------------------------------------------------------------------------
+
+export type EvalMetric = Schemas['MetricRead']
+/** A target as the pages send it: the batch size and the endpoint's limits are the API's defaults. */
+export type EvalTarget =
+  | Defaulted<Schemas['ModelTargetRequest'], 'batch_size'>
+  | Defaulted<Schemas['ApiTarget'], 'concurrency' | 'max_retries' | 'timeout_seconds'>
+export type EvalRequest = Omit<
+  Defaulted<Schemas['EvalRequest'], 'num_gpus' | 'start' | 'bootstrap_resamples' | 'confidence'>,
+  'target'
+> & { target: EvalTarget }
+export type SweepRequest = Defaulted<
+  Schemas['SweepRequest'],
+  'num_gpus' | 'start' | 'bootstrap_resamples' | 'confidence' | 'batch_size' | 'include_final'
+>
+export type EvalMetricRequest = Schemas['MetricRequest']
+export type GenerationSettings = Schemas['GenerationSettings']
+export type EvalRun = Schemas['EvalRunRead']
+export type EvalEstimate = Schemas['Estimate']
+export type EvalSample = Schemas['SampleRecord']
+export type SamplesPage = Schemas['SamplesPage']
+export type CompareRequest = Defaulted<Schemas['CompareRequest'], 'offset' | 'limit'>
+export type Comparison = Schemas['ComparisonRead']
+export type SampleComparison = Schemas['SampleComparison']
+export type Direction = SampleComparison['directions'][string]
+export const DIRECTIONS = membersOf<Direction>({ improved: true, regressed: true, unchanged: true })
+export type EvalCurve = Schemas['CurveRead']
+export type Secret = Schemas['SecretRead']
+/** A chat turn as the playground sends it. */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant'
+  content: string
+}

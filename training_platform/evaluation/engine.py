@@ -1,0 +1,50 @@
+"""The evaluation engine: an evaluation run as a job's process, queued, supervised, stopped, paused and followed
+like a training run (docs/evaluation.md). Imports no metric library and no torch: the process does.
+
+Its result is the job's sample file, one scored sample per line, and the aggregates written when the last sample is
+scored. A paused, stopped or crashed run is resumed from its sample file: what it holds is never generated again.
+"""
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from training_platform.common.progress import ProgressCallback, ignore_progress
+from training_platform.contract.evaluation import EVALUATE
+from training_platform.contract.layout import JobLayout
+from training_platform.contract.run import LaunchSpec, RunSpec
+from training_platform.engines.base import Capabilities, CheckpointInfo, Engine
+from training_platform.engines.environment import process_environment
+from training_platform.engines.rewards import reward_code_dir
+
+
+class EvaluationEngine(Engine):
+    name = "evaluation"
+    capabilities = Capabilities(
+        algorithms=frozenset({EVALUATE}),
+        devices=frozenset({"cpu", "cuda"}),
+        max_devices=1,
+        zero_stages=frozenset(),
+        cpu_offload=False,
+        trainer_actions=frozenset(),
+        new_learning_rate_on_resume=False,
+        step=None,
+        resumable=True,
+    )
+
+    def render(self, spec: RunSpec, device: str) -> dict[str, Any]:
+        return spec.params.model_dump(mode="json")
+
+    def launch_spec(self, spec: RunSpec) -> LaunchSpec:
+        config = spec.layout.config_path
+        spec.save(config)  # what the evaluation process reads
+        argv = [sys.executable, "-m", "training_platform.evaluation", "--config", str(config)]
+        if code_dir := reward_code_dir():
+            argv += ["--reward-code-dir", str(code_dir)]  # where custom metrics are imported from, as rewards are
+        return LaunchSpec(argv=argv, cwd=spec.layout.root, env=process_environment(spec.cpu_threads))
+
+    def list_checkpoints(self, layout: JobLayout) -> list[CheckpointInfo]:
+        return []  # an evaluation makes no model
+
+    def export(self, checkpoint: CheckpointInfo, target: Path, progress: ProgressCallback = ignore_progress) -> Path:
+        raise NotImplementedError("an evaluation run has no model to export")
