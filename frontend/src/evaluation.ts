@@ -2,7 +2,7 @@
 // options (read from there, never retyped), estimates as people read them, a word-level diff of two answers, and
 // the playground's streamed answer read from its server-sent events.
 import { API_PREFIX, ApiError, errorFromBody } from './api/client'
-import type { ChatMessage, EvalEstimate, EvalTarget, GenerationSettings, OpenApiDocument } from './api/types'
+import type { ChatRequest, EvalEstimate, EvalTarget, GenerationSettings, OpenApiDocument } from './api/types'
 import { formatNumber } from './format'
 import { i18n } from './i18n'
 import { describeField, fromFormValue, toFormValue, type FieldInfo, type FormValue } from './jobForm'
@@ -12,13 +12,15 @@ import { parseNumbers } from './surgery'
 export interface EvalFields {
   generation: Record<string, FieldInfo>
   metricOptions: Record<string, FieldInfo>
+  /** The playground's generation settings (one answer per prompt, streamed). */
+  chat: Record<string, FieldInfo>
 }
 
 export function evalFields(document: OpenApiDocument): EvalFields {
   const schemas = document.components.schemas
   const describe = (schema: string) =>
     Object.fromEntries(Object.entries(schemas[schema]!.properties).map(([name, property]) => [name, describeField(property)]))
-  return { generation: describe('GenerationSettings'), metricOptions: describe('MetricRequest') }
+  return { generation: describe('GenerationSettings'), metricOptions: describe('MetricRequest'), chat: describe('ChatGeneration') }
 }
 
 /** Options typed as lists of numbers (pass@k's k) and as lists of texts (stop sequences): comma separated. */
@@ -145,7 +147,7 @@ export interface StreamEnd {
  * call (api/client.ts).
  */
 export async function streamChat(
-  body: { target: EvalTarget; messages: ChatMessage[]; generation: GenerationSettings },
+  body: ChatRequest,
   onText: (text: string) => void,
   signal: AbortSignal,
 ): Promise<StreamEnd> {

@@ -5,6 +5,8 @@ answer. The workers are found as the processes of the server's session that run 
 
 import json
 import shutil
+import subprocess
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -119,11 +121,34 @@ def test_a_reader_that_leaves_mid_answer_frees_the_worker_for_the_next_chat(serv
     assert workers(server.process.pid)[str(models[0])].pid == worker.pid, "cancelled, not killed"
 
 
-def test_tplat_chat_prints_the_streamed_answer(server, models):
+def test_tplat_chat_prints_the_streamed_answer_and_keeps_the_conversation_line_by_line(server, models):
     expected = answer(chat(server, models[0], max_new_tokens=256))
     result = server.cli("chat", "--model", str(models[0]), "--system", "Answer briefly.", PROMPT, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout == expected + "\n"
+
+    endpoint = OpenAiServer()  # it answers with the last message: what it was sent shows the conversation kept
+    try:
+        command = ["chat", "--endpoint", endpoint.base_url, "--served-model", MODEL, "--system", "Answer briefly."]
+        result = subprocess.run(
+            [sys.executable, "-m", "training_platform.cli.main", *command],
+            input="What is 2 + 3?\nAnd 3 + 4?\n/exit\nnever asked\n",
+            env=server.env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        endpoint.close()
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "What is 2 + 3?|choice 0|seed 0\nAnd 3 + 4?|choice 0|seed 0\n"
+    assert [(m["role"], m["content"]) for m in endpoint.requests[-1].body["messages"]] == [
+        ("system", "Answer briefly."),
+        ("user", "What is 2 + 3?"),
+        ("assistant", "What is 2 + 3?|choice 0|seed 0"),
+        ("user", "And 3 + 4?"),
+    ]
+    assert len([r for r in endpoint.requests if r.path.endswith("/chat/completions")]) == 2
 
 
 def test_two_workers_stay_warm_the_least_recently_used_goes_and_none_outlives_the_server(server, models):

@@ -1,8 +1,8 @@
 """Evaluation in the browser: a run started from the form completes and its results page shows each metric with its
 interval and the category bars; a metric the dataset cannot serve is refused at that metric; two runs compared
 show the counts and the answers side by side; the page in Chinese. The demo model answers a four-row eval set with
-8 greedy tokens, so that each run takes seconds. The playground is not tested here: its endpoint
-(POST /playground/chat) did not exist when this file was written."""
+8 greedy tokens, so that each run takes seconds. The playground streams the demo model's answers on two sides at once
+and shows an unknown model's refusal at that side's model field."""
 
 import json
 import re
@@ -156,3 +156,38 @@ def test_the_page_in_chinese_shows_chinese_labels(page: Page, ui_server, eval_se
         expect(form_item(page, label)).to_be_visible()
     expect(page.get_by_test_id("start-eval")).to_have_text("开始评测")
     expect(page.get_by_test_id("compare-runs")).to_contain_text("比较")
+
+
+def test_the_playground_streams_two_answers_side_by_side_and_refuses_an_unknown_model(page: Page, ui_server, console):
+    page.goto(f"{ui_server.url}/playground")
+    page.get_by_test_id("add-side").click()
+    for side in range(2):
+        page.locator("[data-field='target.model']").nth(side).click()
+        page.locator(".el-select-dropdown__item:visible", has_text=DEMO_MODEL).first.click()
+        expect(page.locator(".el-select-dropdown__item:visible")).to_have_count(0)  # closed before the next opens
+    page.get_by_text("Generation settings").click()
+    page.locator("[data-field='generation.max_new_tokens']").fill("8")
+    page.locator("[data-field='prompt']").fill("What is 1 + 1?")
+    page.get_by_test_id("send").click()
+    sides = page.get_by_test_id("chat-side")
+    expect(sides).to_have_count(2)
+    for side in range(2):
+        chat = sides.nth(side)
+        expect(chat.get_by_test_id("chat-stats")).to_be_visible(timeout=120_000)
+        expect(chat.locator("[data-role='user']")).to_have_text("What is 1 + 1?")
+        expect(chat.locator("[data-role='assistant']")).to_have_count(1)
+    expect(page.get_by_test_id("chat-error")).to_have_count(0)
+
+    console.expect("status of 422")
+    page.get_by_test_id("remove-side").click()
+    page.get_by_text("Model or checkpoint").first.click()
+    model = page.locator("[data-field='target.model']").first
+    model.locator("input").fill("model:no-such-model")
+    model.locator("input").press("Enter")
+    page.locator("[data-field='prompt']").fill("Hello?")
+    page.get_by_test_id("send").click()
+    error = form_item(page, "Model or checkpoint").locator(".el-form-item__error")
+    expect(error).to_contain_text("no-such-model")
+    # The refused turn is taken back and its text is ready to be sent again.
+    expect(page.locator("[data-field='prompt']")).to_have_value("Hello?")
+    expect(sides.first.get_by_test_id("chat-message")).to_have_count(2)

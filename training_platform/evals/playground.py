@@ -90,21 +90,18 @@ class ChatError(Exception):
 class ChatWorker:
     """The chat process of one model directory, started at its first chat; one chat at a time (`lock`)."""
 
-    def __init__(self, model_dir: Path, env: dict[str, str]):
+    def __init__(self, model_dir: Path, env: dict[str, str], closed: threading.Event):
         self.model_dir = model_dir
         self.env = env
         self.lock = threading.Lock()
+        self._closed = closed  # the server is stopping: no process is started any more
+        self._state = threading.RLock()  # a process started and one stopped (by the pool) never cross
         self.users = 0  # chats holding or waiting for it; the pool's lock guards it
         self.last_used = time.monotonic()
         self._process: subprocess.Popen | None = None
         self._lines: queue.Queue[dict | None] = queue.Queue()
         self._errors = tempfile.TemporaryFile()  # its stderr: the tail explains a failed load or a crash
         self._ids = itertools.count(1)
-
-    @property
-    def pid(self) -> int | None:
-        process = self._process
-        return process.pid if process is not None and process.poll() is None else None
 
     def answer(self, messages: list[dict], settings: GenerationSettings) -> Iterator[str]:
         """The answer's pieces; closed before its end, the generation is cancelled. The caller holds `lock`."""
@@ -128,7 +125,8 @@ class ChatWorker:
 
     def stop(self) -> None:
         """Kill the process's group (the worker and anything it started) and collect it."""
-        process, self._process = self._process, None
+        with self._state:
+            process, self._process = self._process, None
         if process is None:
             return
         try:
@@ -136,30 +134,31 @@ class ChatWorker:
         except ProcessLookupError:
             pass
         process.wait()
-        process.stdin.close()
-        process.stdout.close()
+        process.stdin.close()  # its stdout is closed by its reader, at the end of it
 
     def start(self) -> None:
         """Start the process and wait for its model to load, unless it runs already. The caller holds `lock`."""
-        if self._process is not None and self._process.poll() is None:
-            return
-        self.stop()
-        self._errors.seek(0)
-        self._errors.truncate()
-        self._lines = queue.Queue()
-        self._process = subprocess.Popen(
-            [sys.executable, "-m", "training_platform.evaluation.chat", "--model", str(self.model_dir)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self._errors,
-            env=self.env,
-            text=True,
-            encoding="utf-8",
-            process_group=0,  # its own group, killed whole; still in the server's session
-        )
-        threading.Thread(
-            target=_read_lines, args=(self._process.stdout, self._lines), name=f"chat-{self._process.pid}", daemon=True
-        ).start()
+        with self._state:
+            if self._closed.is_set():
+                raise ChatError("the server is stopping")
+            if self._process is not None and self._process.poll() is None:
+                return
+            self.stop()
+            self._errors.seek(0)
+            self._errors.truncate()
+            self._lines = queue.Queue()
+            self._process = subprocess.Popen(
+                [sys.executable, "-m", "training_platform.evaluation.chat", "--model", str(self.model_dir)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self._errors,
+                env=self.env,
+                text=True,
+                encoding="utf-8",
+                process_group=0,  # its own group, killed whole; still in the server's session
+            )
+            stdout, pid = self._process.stdout, self._process.pid
+        threading.Thread(target=_read_lines, args=(stdout, self._lines), name=f"chat-{pid}", daemon=True).start()
         ready = self._next(LOAD_TIMEOUT_S)
         if not ready.get("ready"):
             self.stop()
@@ -167,6 +166,8 @@ class ChatWorker:
 
     def _send(self, message: dict) -> None:
         process = self._process
+        if process is None:  # stopped meanwhile (the server is stopping)
+            raise ChatError(f"the chat process of {self.model_dir} was stopped")
         try:
             process.stdin.write(_json_line(message))
             process.stdin.flush()
@@ -209,11 +210,12 @@ class ChatWorker:
 
 def _read_lines(stream, lines: queue.Queue) -> None:
     """Every JSON line of a worker's stdout into `lines`, then None at its end."""
-    for line in stream:
-        try:
-            lines.put(json.loads(line))
-        except ValueError:
-            lines.put({"error": f"an answer that is not JSON: {line[:200]!r}"})
+    with stream:
+        for line in stream:
+            try:
+                lines.put(json.loads(line))
+            except ValueError:
+                lines.put({"error": f"an answer that is not JSON: {line[:200]!r}"})
     lines.put(None)
 
 
@@ -232,10 +234,6 @@ class ChatWorkers:
         self._changed = threading.Condition()
         self._closed = threading.Event()
         self._reaper: threading.Thread | None = None
-
-    def pids(self) -> list[int]:
-        with self._changed:
-            return [pid for worker in self._workers.values() if (pid := worker.pid) is not None]
 
     @contextmanager
     def use(self, model_dir: Path) -> Iterator[ChatWorker]:
@@ -271,7 +269,7 @@ class ChatWorkers:
                         victim = min(idle, key=lambda w: w.last_used)
                         del self._workers[victim.model_dir]
                         victim.stop()
-                    worker = self._workers[model_dir] = ChatWorker(model_dir, self.env)
+                    worker = self._workers[model_dir] = ChatWorker(model_dir, self.env, self._closed)
                     break
                 if not self._changed.wait(max(0.0, deadline - time.monotonic())):
                     raise ChatError(f"all {self.size} chat workers are answering: try again when one is done")

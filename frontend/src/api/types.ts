@@ -175,8 +175,9 @@ export type Direction = SampleComparison['directions'][string]
 export const DIRECTIONS = membersOf<Direction>({ improved: true, regressed: true, unchanged: true })
 export type EvalCurve = Schemas['CurveRead']
 export type Secret = Schemas['SecretRead']
-/** A chat turn as the playground sends it. */
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant'
-  content: string
+export type ChatMessage = Schemas['ChatMessage']
+/** POST /playground/chat's body as the page sends it. */
+export type ChatRequest = Omit<Schemas['ChatRequest'], 'target' | 'generation'> & {
+  target: EvalTarget
+  generation: Schemas['ChatGeneration']
 }
