@@ -21,6 +21,7 @@ from training_platform.alerts.service import AlertService
 from training_platform.alerts.store import AlertStore
 from training_platform.auth.service import AuthService
 from training_platform.auth.setup import create_first_admin, open_auth, server_url, startup_refusal
+from training_platform.common.destinations import Destinations
 from training_platform.common.files import make_private
 from training_platform.common.worker import WorkerLimits
 from training_platform.compute.service import ComputeService
@@ -34,7 +35,7 @@ from training_platform.db import Database
 from training_platform.diagnostics.service import DiagnosticsService
 from training_platform.diagnostics.store import FindingStore
 from training_platform.evals.playground import PlaygroundService
-from training_platform.evals.service import EvalService
+from training_platform.evals.service import ENDPOINT_NETWORKS_SETTING, EvalService
 from training_platform.jobs.scheduler import JobScheduler
 from training_platform.jobs.service import JobService
 from training_platform.jobs.store import JobStore
@@ -166,7 +167,8 @@ class Platform:
         supervisor.listeners.append(diagnostics)  # after the metrics: the log is scanned once the steps are stored
         surgery = SurgeryService(jobs, metrics, models)
         secrets = SecretService(SecretStore(db), _secret_key(settings))
-        evals = EvalService(jobs, datasets, secrets)
+        endpoints = Destinations(settings.endpoint_allowed_networks, "evaluation endpoints", ENDPOINT_NETWORKS_SETTING)
+        evals = EvalService(jobs, datasets, secrets, endpoints)
         playground = PlaygroundService(evals, secrets, settings.train_cpu_threads)
         supervisor.run_environment = evals.run_environment
         supervisor.listeners.append(surgery)  # a completed surgery run's result is registered before the next starts

@@ -13,6 +13,8 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 # A list setting reads as comma-separated text from the environment (PLATFORM_DATA_ROOTS=/data,/models).
 CommaList = Annotated[list[str], NoDecode]
 # How an operator makes a PLATFORM_SECRET_KEY (the secrets store's, secrets/service.py).
+# Where self-hosted model servers are: loopback and the private ranges (IPv4 and IPv6), not link-local.
+PRIVATE_NETWORKS = ("127.0.0.0/8", "::1/128", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7")
 MAKE_SECRET_KEY = 'python -c "from cryptography.fernet import Fernet; print(Fernet.generate_key().decode())"'
 
 
@@ -105,6 +107,13 @@ class Settings(BaseSettings):
         "link-local and private addresses are refused unless listed here.",
     )
 
+    endpoint_allowed_networks: CommaList = Field(
+        default_factory=lambda: list(PRIVATE_NETWORKS),
+        description="Networks (CIDR) an evaluation's or the playground's OpenAI-compatible endpoint may be on besides "
+        "public addresses; by default loopback and the private ranges (self-hosted model servers), not link-local "
+        "(a cloud's metadata service).",
+    )
+
     # Security (docs/security.md). Every limit below is one an attacker would otherwise choose.
     admin_token: SecretStr | None = Field(
         default=None,
@@ -177,14 +186,21 @@ class Settings(BaseSettings):
         default=32, ge=1, description="Of those, the most one user (or the admin token) may hold at once."
     )
 
-    @field_validator("allowed_hosts", "allowed_origins", "data_roots", "alert_allowed_networks", mode="before")
+    @field_validator(
+        "allowed_hosts",
+        "allowed_origins",
+        "data_roots",
+        "alert_allowed_networks",
+        "endpoint_allowed_networks",
+        mode="before",
+    )
     @classmethod
     def _split_commas(cls, value):
         if isinstance(value, str):
             return [item.strip() for item in value.split(",") if item.strip()]
         return value
 
-    @field_validator("alert_allowed_networks")
+    @field_validator("alert_allowed_networks", "endpoint_allowed_networks")
     @classmethod
     def _networks(cls, value: list[str]) -> list[str]:
         try:

@@ -23,7 +23,7 @@ import httpx
 
 from training_platform import __version__
 from training_platform.alerts import formats
-from training_platform.alerts.destinations import Destinations
+from training_platform.common.destinations import Destinations
 from training_platform.alerts.schemas import (
     AlertEvent,
     AlertTargetCreate,
@@ -127,10 +127,10 @@ class AlertService:
         self.backoff_base = backoff_base_seconds
         self.backoff_max = backoff_max_seconds
         self._lease = timedelta(seconds=timeout_seconds + LEASE_MARGIN_SECONDS)
-        self.destinations = Destinations(allowed_networks)
+        self.destinations = Destinations(allowed_networks, "webhooks", "PLATFORM_ALERT_ALLOWED_NETWORKS")
         # Redirects are not followed: a webhook answers where it is, and a redirect would take the event (and,
         # for generic targets, whatever the URL's query carried) to an address nobody configured. No connection is
-        # kept open: each request goes to the address checked for it (alerts/destinations.py), and a kept TLS
+        # kept open: each request goes to the address checked for it (common/destinations.py), and a kept TLS
         # connection could carry a request for another name on the same address.
         self._client = httpx.Client(
             timeout=timeout_seconds,

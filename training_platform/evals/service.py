@@ -18,6 +18,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from training_platform.common.destinations import Destinations
 from training_platform.contract.evaluation import (
     EVALUATE,
     METRICS,
@@ -61,6 +62,7 @@ from training_platform.jobs.service import JobService
 from training_platform.rewards import RewardConfigError, check_reward_code
 from training_platform.secrets.service import SecretService
 
+ENDPOINT_NETWORKS_SETTING = "PLATFORM_ENDPOINT_ALLOWED_NETWORKS"
 MAX_CHECKED_ROWS = 100_000  # rows read to check a dataset has what the metrics need
 MAX_SWEEP_RUNS = 100
 MAX_CURVE_RUNS = 1000
@@ -68,10 +70,11 @@ SHOWN_ROWS = 5  # rows named in an error
 
 
 class EvalService:
-    def __init__(self, jobs: JobService, datasets: DatasetService, secrets: SecretService):
+    def __init__(self, jobs: JobService, datasets: DatasetService, secrets: SecretService, endpoints: Destinations):
         self.jobs = jobs
         self.datasets = datasets
         self.secrets = secrets
+        self.endpoints = endpoints  # where an endpoint may be (settings.endpoint_allowed_networks)
 
     # ---- creating runs --------------------------------------------------------------------------------------
 
@@ -175,6 +178,9 @@ class EvalService:
             except InvalidInputError as error:
                 errors += error.errors
                 return None
+        if problem := self.endpoints.url_problem(request.base_url):
+            errors.append(FieldError(f"{field}.base_url", problem))
+            return None
         key = None
         if request.api_key_secret is not None:
             try:

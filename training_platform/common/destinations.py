@@ -1,9 +1,9 @@
-"""Where a webhook may send: public addresses only, unless an admin allows a network (docs/security.md, "Alert
-targets").
+"""Where the server may send requests a user names the address of: a webhook (public addresses only, unless an admin
+allows a network: docs/security.md, "Alert targets"), an evaluation's endpoint (loopback and private networks by
+default, where self-hosted model servers are; docs/evaluation.md).
 
-A target makes the server send requests to an address its creator names, so without this a target could reach
-what only the server can: the cloud's metadata service (169.254.169.254, link-local), a service on loopback, the
-private network. A URL's host is checked when the target is created (an address, or every address its name resolves
+A URL a user names makes the server send requests to it, so without this it could reach what only the server can:
+the cloud's metadata service (169.254.169.254, link-local), a service on loopback, the private network. A URL's host is checked when the target is created (an address, or every address its name resolves
 to), and again at every delivery, where the request then goes to the very address that was checked: a name that
 resolves to a public address at creation and to loopback later (DNS rebinding) is refused then, never connected to.
 """
@@ -17,12 +17,11 @@ import httpx
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
-ALLOWED_NETWORKS_SETTING = "PLATFORM_ALERT_ALLOWED_NETWORKS"
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 class DestinationRefused(Exception):
-    """The URL's host is, or resolves to, an address webhooks may not reach."""
+    """The URL's host is, or resolves to, an address the requests may not reach."""
 
 
 @dataclass(frozen=True)
@@ -53,18 +52,22 @@ def address_kind(address: Address) -> str | None:
 
 
 class Destinations:
-    def __init__(self, allowed_networks: Iterable[str] = ()):
+    """Public addresses, and the `allowed_networks` an admin lists in the setting `setting`, for requests of `what`."""
+
+    def __init__(self, allowed_networks: Iterable[str] = (), what: str = "webhooks", setting: str = ""):
         self.allowed: tuple[Network, ...] = tuple(ipaddress.ip_network(n, strict=False) for n in allowed_networks)
+        self.what = what
+        self.setting = setting
 
     def refused_kind(self, address: Address) -> str | None:
-        """What keeps a webhook from reaching `address` (loopback, private, …), or None when it may."""
+        """What keeps a request from reaching `address` (loopback, private, …), or None when it may."""
         kind = address_kind(address)
         if kind is None or any(address.version == n.version and address in n for n in self.allowed):
             return None
         return kind
 
     def url_problem(self, url: str) -> str | None:
-        """Why a target's URL may not be created: its host is, or resolves now to, an address it may not reach. A
+        """Why a URL may not be used: its host is, or resolves now to, an address it may not reach. A
         name that does not resolve now is let through (it is checked again at every delivery)."""
         parsed = httpx.URL(url)
         try:
@@ -88,8 +91,8 @@ class Destinations:
                 article = "an" if kind[0] in "aeiou" else "a"
                 what = f"{address} is" if literal is not None else f"{host} resolves to {address},"
                 raise DestinationRefused(
-                    f"{what} {article} {kind} address: webhooks go to public addresses unless an admin allows the "
-                    f"network in {ALLOWED_NETWORKS_SETTING}"
+                    f"{what} {article} {kind} address: {self.what} go to public addresses and the networks an admin "
+                    f"allows in {self.setting}"
                 )
         return found[0]
 
