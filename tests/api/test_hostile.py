@@ -15,7 +15,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from tests.api.hostile_cases import bounds, files, intake
+from tests.api.hostile_cases import bounds, evaluation, files, intake
 from tests.engines.test_verl_validate import GRPO, PPO
 from tests.support.hostile import (
     CANARY_SECRET,
@@ -643,7 +643,7 @@ BOUNDED = [
     Case("log-download-stream-outside-enum", logs("environ", download=True), 422, refused_naming("stream")),
 ]
 
-CASES = [*AUTHENTICATION, *CODE, *PATHS, *BOUNDED, *files.CASES, *bounds.CASES, *intake.CASES]
+CASES = [*AUTHENTICATION, *CODE, *PATHS, *BOUNDED, *files.CASES, *bounds.CASES, *intake.CASES, *evaluation.CASES]
 
 
 PEAK_RESIDENT_BYTES = 512 * 2**20
@@ -696,7 +696,8 @@ def test_afterwards_the_server_is_the_same_process_and_no_code_ran(hostile):
     # Nothing was registered or created by an attack (the metrics import makes a job of its own).
     names = {job["name"] for job in hostile.server.api.get("/jobs").json()}
     assert names <= {"alices-job", "hostile-import"}, names
-    assert sorted(dataset["name"] for dataset in hostile.server.api.get("/datasets").json()) == ["sft-data", "swap"]
+    registered = sorted(dataset["name"] for dataset in hostile.server.api.get("/datasets").json())
+    assert registered == ["eval-data", "sft-data", "swap"]
     assert hostile.server.api.get("/models").json() == []
     # The processes the server started (verl's validation) never got the secrets.
     for child in alive.children(recursive=True):

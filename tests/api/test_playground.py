@@ -1,7 +1,9 @@
-"""The playground through a real server: the demo model answers from a chat worker process (never in the server),
-its answer streamed as server-sent events; a reader that leaves mid-answer frees the worker without killing it; at
-most two workers stay warm, the least recently used making way; none outlives the server; `tplat chat` prints an
-answer. The workers are found as the processes of the server's session that run evaluation/chat.py."""
+"""The playground through a real server: the demo model answers from a chat worker process, two models side by
+side, its answer streamed as server-sent events; an endpoint streams through the server; a target that cannot
+answer is a 422 before anything streams; a reader that leaves mid-answer frees the worker without killing it; at
+most two workers stay warm, the least recently used making way; none outlives the server; `tplat chat` answers
+once, or line by line keeping the conversation. The workers are found as the processes of the server's session
+that run evaluation/chat.py."""
 
 import json
 import shutil

@@ -196,6 +196,8 @@ def hostile_server(tmp_path_factory, demo_assets) -> Iterator[Hostile]:
         assert clients["alice"].post("/datasets", json=swap).status_code == 201
         readable = {"name": "sft-data", "path": str(demo_assets["sft"]), "kind": "sft"}
         assert clients["alice"].post("/datasets", json=readable).status_code == 201
+        evaluated = {"name": "eval-data", "path": str(demo_assets["eval"]), "kind": "eval"}
+        assert clients["alice"].post("/datasets", json=evaluated).status_code == 201
         (data / "swap.jsonl").unlink()
         (data / "swap.jsonl").symlink_to(outside / "secret.jsonl")
         process = psutil.Process(server.process.pid)

@@ -10,6 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.support.surgery import train_evaluated_sft
 from tests.ui.conftest import DEMO_MODEL
 from tests.ui.elements import choose, form_item
 
@@ -191,3 +192,28 @@ def test_the_playground_streams_two_answers_side_by_side_and_refuses_an_unknown_
     # The refused turn is taken back and its text is ready to be sent again.
     expect(page.locator("[data-field='prompt']")).to_have_value("Hello?")
     expect(sides.first.get_by_test_id("chat-message")).to_have_count(2)
+
+
+def test_a_jobs_checkpoints_evaluated_from_its_page_are_charted_by_step(page: Page, ui_server, eval_set, demo_assets):
+    job = train_evaluated_sft(ui_server, demo_assets, "ui-eval-sweep", 10, 5)
+    page.goto(f"{ui_server.url}/jobs/{job['id']}")
+    expect(page.get_by_test_id("eval-curve")).to_contain_text("No checkpoint of this job has been evaluated yet.")
+    page.get_by_test_id("evaluate-checkpoints").click()
+    dialog = page.locator(".el-dialog:visible")
+    choose(page, "sweep-dataset", DATASET)
+    dialog.locator(".el-checkbox", has_text="chrf").click()
+    dialog.locator("[data-field='sweep-limit']").fill("2")
+    dialog.get_by_text("Generation settings").click()
+    dialog.locator("[data-field='generation.max_new_tokens']").fill("8")
+    dialog.get_by_test_id("start-sweep").click()
+    expect(dialog).to_have_count(0)
+
+    # Checkpoints 5 and 10 and the final model: three runs, charted once each completes.
+    expect(page.get_by_test_id("eval-curve-chart")).to_have_attribute("data-points", "3", timeout=300_000)
+    curve = ui_server.api.get("/evaluations/curve/ui-eval-sweep").json()
+    assert curve["metric_keys"] == ["chrf"]
+    assert sorted((point["step"] is None, point["step"]) for point in curve["points"]) == [
+        (False, 5),
+        (False, 10),
+        (True, None),
+    ]
