@@ -16,8 +16,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from tests.evaluation.test_targets import MODEL, OpenAiServer
 from tests.support.helpers import free_port, session_members
+from tests.support.openai_server import MODEL, OpenAiServer
 
 PROMPT = "What is 2 + 3?"
 WORKER_MODULE = "training_platform.evaluation.chat"

@@ -23,7 +23,6 @@ import httpx
 
 from training_platform import __version__
 from training_platform.alerts import formats
-from training_platform.common.destinations import Destinations
 from training_platform.alerts.schemas import (
     AlertEvent,
     AlertTargetCreate,
@@ -34,6 +33,7 @@ from training_platform.alerts.schemas import (
     DeliveryStatus,
 )
 from training_platform.alerts.store import AlertStore
+from training_platform.common.destinations import Destinations
 from training_platform.db.tables import AlertAttempt, AlertOutbox, AlertTarget, Job
 from training_platform.db.types import utcnow
 from training_platform.errors import FieldError, InvalidInputError, NotFoundError

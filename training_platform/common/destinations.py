@@ -3,9 +3,11 @@ allows a network: docs/security.md, "Alert targets"), an evaluation's endpoint (
 default, where self-hosted model servers are; docs/evaluation.md).
 
 A URL a user names makes the server send requests to it, so without this it could reach what only the server can:
-the cloud's metadata service (169.254.169.254, link-local), a service on loopback, the private network. A URL's host is checked when the target is created (an address, or every address its name resolves
-to), and again at every delivery, where the request then goes to the very address that was checked: a name that
-resolves to a public address at creation and to loopback later (DNS rebinding) is refused then, never connected to.
+the cloud's metadata service (169.254.169.254, link-local), a service on loopback, the private network. A webhook's
+host is checked when the target is created (an address, or every address its name resolves to), and again at every
+delivery, where the request then goes to the very address that was checked: a name that resolves to a public
+address at creation and to loopback later (DNS rebinding) is refused then, never connected to. An evaluation's
+endpoint is checked when the run is created and when a playground chat starts.
 """
 
 import ipaddress

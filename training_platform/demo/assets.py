@@ -153,7 +153,8 @@ def build_datasets(directory: Path) -> list[DemoDataset]:
     ]
     # Two references each: the sentence the demo SFT teaches, and the bare number (math and exact match read either).
     evaluation = [
-        {"prompt": q, "reference": [_answer(v), str(v)], "category": q.split()[3]} for q, v in _problems(seed=5, count=32)
+        {"prompt": q, "reference": [_answer(v), str(v)], "category": q.split()[3]}
+        for q, v in _problems(seed=5, count=32)
     ]
     files = {
         "demo-sft": ("sft", "sft.jsonl", sft, "arithmetic questions with answers (prompt/response)"),

@@ -13,8 +13,9 @@ BUILTIN_ENGINES = {
     "verl": "training_platform.engines.verl.engine:VerlEngine",
 }
 _ENGINES: dict[str, str] = dict(BUILTIN_ENGINES)
-# Engines of the platform's other kinds of run (contract/surgery.py, contract/evaluation.py): found by a job's engine name like the
-# training engines, never offered for training (engines(), engine_names() and `auto` list the training ones).
+# Engines of the platform's other kinds of run (contract/surgery.py, contract/evaluation.py): found by a job's engine
+# name like the training engines, never offered for training (engines(), engine_names() and `auto` list the training
+# ones).
 RUN_ENGINES = {
     "surgery": "training_platform.merging.engine:SurgeryEngine",
     "evaluation": "training_platform.evaluation.engine:EvaluationEngine",
