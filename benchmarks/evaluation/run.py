@@ -227,10 +227,10 @@ def run_api(sizes: Sizes, cache: Path, workdir: Path) -> list[dict]:
     prompts, settings = demo_questions(cache, sizes.prompts), settings_for(sizes)
     api_key = secrets.token_urlsafe(16)
     server = VllmServer(ensure_demo_model(cache), workdir, api_key)
-    started = time.perf_counter()
-    server.start()
-    print(f"vLLM ready in {time.perf_counter() - started:.0f} s", file=sys.stderr)
     try:
+        started = time.perf_counter()
+        server.start()
+        print(f"vLLM ready in {time.perf_counter() - started:.0f} s", file=sys.stderr)
         target = ApiTarget(base_url=server.base_url, model=server.served_model, concurrency=sizes.concurrency)
         for warm_up in (platform_api_pass, direct_client_pass):  # untimed: the server's and each path's first calls
             warm_up(target, api_key, prompts[: sizes.concurrency], settings)

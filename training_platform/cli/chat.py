@@ -5,14 +5,21 @@ prompt marker, the timings and the errors go to stderr, so an answer can be pipe
 
 import json
 import sys
-from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import httpx
 import typer
 
 from training_platform.cli.common import client, err_console
-from training_platform.cli.jobs import parse_param
+from training_platform.cli.evaluations import (
+    ApiKeySecretOpt,
+    EndpointOpt,
+    GenerationOpt,
+    ModelOpt,
+    ServedModelOpt,
+    generation_body,
+    target_body,
+)
 
 EXIT_COMMAND = "/exit"
 # The first piece may wait for the model's chat worker to load (the server gives it up to 10 minutes) and for the
@@ -22,32 +29,6 @@ READ_TIMEOUT_S = 960.0
 
 class AnswerFailed(Exception):
     """The stream's error event: the answer broke off after it began."""
-
-
-def _local(reference: str) -> str:
-    """A path typed here is relative to this shell; references (job:, model:) pass as they are."""
-    candidate = Path(reference).expanduser()
-    return str(candidate.resolve()) if candidate.exists() else reference
-
-
-def _target(model: str | None, endpoint: str | None, served_model: str | None, api_key_secret: str | None) -> dict:
-    if model and endpoint:
-        raise typer.BadParameter("a model or an endpoint, not both", param_hint="--model / --endpoint")
-    if model:
-        return {"kind": "model", "model": _local(model)}
-    if endpoint:
-        target = {"kind": "api", "base_url": endpoint, "model": served_model or ""}
-        return target | ({"api_key_secret": api_key_secret} if api_key_secret else {})
-    raise typer.BadParameter("name a model (--model) or an endpoint (--endpoint --served-model)")
-
-
-def _generation(settings: list[str]) -> dict[str, Any]:
-    generation: dict[str, Any] = {}
-    for setting in settings:
-        path, value = parse_param(setting)
-        key = ".".join(path)
-        generation[key] = [*generation.get(key, []), value] if key == "stop" else value
-    return generation
 
 
 def _answer(body: dict) -> str:
@@ -75,21 +56,16 @@ def _answer(body: dict) -> str:
 
 def chat(
     prompt: Annotated[str | None, typer.Argument(help="Answer this and exit; without it, chat line by line.")] = None,
-    model: Annotated[
-        str | None, typer.Option("--model", "-m", help="job:<job>[@<checkpoint>], model:<name>, a dir.")
-    ] = None,
-    endpoint: Annotated[str | None, typer.Option(help="An OpenAI-compatible base URL (…/v1).")] = None,
-    served_model: Annotated[str | None, typer.Option(help="The endpoint's model name.")] = None,
-    api_key_secret: Annotated[str | None, typer.Option(help="The secret holding the endpoint's API key.")] = None,
+    model: ModelOpt = None,
+    endpoint: EndpointOpt = None,
+    served_model: ServedModelOpt = None,
+    api_key_secret: ApiKeySecretOpt = None,
     system: Annotated[str | None, typer.Option(help="A system message that opens the conversation.")] = None,
-    gen: Annotated[
-        list[str],
-        typer.Option("--gen", help="A generation setting: max_new_tokens=64, temperature=0.7, seed=1, stop=###."),
-    ] = [],  # noqa: B006
+    gen: GenerationOpt = [],  # noqa: B006
 ) -> None:
     """Chat with a model (--model) or an endpoint (--endpoint --served-model), the answer streamed as it comes."""
-    target = _target(model, endpoint, served_model, api_key_secret)
-    generation = _generation(gen)
+    target = target_body(model, endpoint, served_model, api_key_secret)
+    generation = generation_body(gen)
     messages = [{"role": "system", "content": system}] if system else []
     if prompt is not None:
         try:

@@ -32,6 +32,13 @@ UPLOAD_CHUNK_BYTES = 1 << 20
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the API's JSON instead of a table.")]
 
 
+def local_path(reference: str) -> str:
+    """A path typed here is relative to this shell, not to the server's directory; references (job:, model:,
+    dataset:) and what is not here pass as they are."""
+    candidate = Path(reference).expanduser()
+    return str(candidate.resolve()) if candidate.exists() else reference
+
+
 def client() -> ApiClient:
     """The API at PLATFORM_URL, with the token PLATFORM_TOKEN names, else the one `tplat auth login` saved for
     that server, else PLATFORM_ADMIN_TOKEN."""

@@ -11,7 +11,7 @@ import typer
 import yaml
 from rich.table import Table
 
-from training_platform.cli.common import JsonOpt, client, console, print_json
+from training_platform.cli.common import JsonOpt, client, console, local_path, print_json
 from training_platform.cli.jobs import follow_job, parse_param
 
 app = typer.Typer(help="Evaluate models and checkpoints; compare runs sample by sample.", no_args_is_help=True)
@@ -22,10 +22,16 @@ MetricOpt = Annotated[
     list[str],
     typer.Option("--metric", help="A metric, with options: bleu, rouge, exact_match, pass_at_k,k=1,k=5 (repeatable)."),
 ]
-ParamOpt = Annotated[
+GenerationOpt = Annotated[
     list[str],
     typer.Option("--gen", help="A generation setting: max_new_tokens=64, temperature=0.7, n=5, seed=1, stop=###."),
 ]
+ModelOpt = Annotated[
+    str | None, typer.Option("--model", "-m", help="job:<job>[@<checkpoint>], model:<name>, or a model directory.")
+]
+EndpointOpt = Annotated[str | None, typer.Option(help="An OpenAI-compatible base URL (…/v1).")]
+ServedModelOpt = Annotated[str | None, typer.Option(help="The endpoint's model name.")]
+ApiKeySecretOpt = Annotated[str | None, typer.Option(help="The secret holding the endpoint's API key.")]
 FileOpt = Annotated[
     Path | None, typer.Option("--file", "-f", help="The whole request as YAML or JSON (the options below override).")
 ]
@@ -53,50 +59,57 @@ def _metric(entry: str) -> dict[str, Any]:
     return metric
 
 
+def target_body(model: str | None, endpoint: str | None, served_model: str | None, api_key_secret: str | None):
+    """The target a run or a chat names: a model (a path here, or a reference) or an endpoint."""
+    if model and endpoint:
+        raise typer.BadParameter("a model or an endpoint, not both", param_hint="--model / --endpoint")
+    if model:
+        return {"kind": "model", "model": local_path(model)}
+    if endpoint:
+        target = {"kind": "api", "base_url": endpoint, "model": served_model or ""}
+        return target | ({"api_key_secret": api_key_secret} if api_key_secret else {})
+    raise typer.BadParameter("name a model (--model) or an endpoint (--endpoint --served-model)")
+
+
+def generation_body(settings: list[str]) -> dict[str, Any]:
+    generation: dict[str, Any] = {}
+    for setting in settings:
+        path, value = parse_param(setting)
+        key = ".".join(path)
+        generation[key] = [*generation.get(key, []), value] if key == "stop" else value
+    return generation
+
+
 def _settings(body: dict, dataset: str | None, metric: list[str], gen: list[str], limit: int | None) -> dict:
     if dataset:
         body["dataset"] = dataset
     if metric:
         body["metrics"] = [_metric(entry) for entry in metric]
-    for setting in gen:
-        path, value = parse_param(setting)
-        key = ".".join(path)
-        generation = body.setdefault("generation", {})
-        generation[key] = [*generation.get(key, []), value] if key == "stop" else value
+    if gen:
+        body["generation"] = {**body.get("generation", {}), **generation_body(gen)}
     if limit is not None:
         body["limit"] = limit
     return body
-
-
-def _local(reference: str) -> str:
-    candidate = Path(reference).expanduser()
-    return str(candidate.resolve()) if candidate.exists() else reference
 
 
 @app.command()
 def run(
     file: FileOpt = None,
     dataset: DatasetOpt = None,
-    model: Annotated[
-        str | None, typer.Option("--model", "-m", help="job:<job>[@<checkpoint>], model:<name>, a dir.")
-    ] = None,
-    endpoint: Annotated[str | None, typer.Option(help="An OpenAI-compatible base URL (…/v1).")] = None,
-    served_model: Annotated[str | None, typer.Option(help="The endpoint's model name.")] = None,
-    api_key_secret: Annotated[str | None, typer.Option(help="The secret holding the endpoint's API key.")] = None,
+    model: ModelOpt = None,
+    endpoint: EndpointOpt = None,
+    served_model: ServedModelOpt = None,
+    api_key_secret: ApiKeySecretOpt = None,
     metric: MetricOpt = [],  # noqa: B006
-    gen: ParamOpt = [],  # noqa: B006
+    gen: GenerationOpt = [],  # noqa: B006
     limit: Annotated[int | None, typer.Option(help="Only the first N samples.")] = None,
     name: Annotated[str | None, typer.Option(help="The run's name.")] = None,
     follow: FollowOpt = False,
 ) -> None:
     """Evaluate a model (--model) or an endpoint (--endpoint --served-model) on an eval dataset."""
     body = _settings(_request(file), dataset, metric, gen, limit)
-    if model:
-        body["target"] = {"kind": "model", "model": _local(model)}
-    elif endpoint:
-        body["target"] = {"kind": "api", "base_url": endpoint, "model": served_model or ""}
-        if api_key_secret:
-            body["target"]["api_key_secret"] = api_key_secret
+    if model or endpoint or "target" not in body:
+        body["target"] = target_body(model, endpoint, served_model, api_key_secret)
     if name:
         body["name"] = name
     _started([client().post("/evaluations", json=body)], follow)
@@ -109,7 +122,7 @@ def sweep(
     dataset: DatasetOpt = None,
     every: Annotated[int, typer.Option(help="Every N-th complete checkpoint (its last one always).")] = 1,
     metric: MetricOpt = [],  # noqa: B006
-    gen: ParamOpt = [],  # noqa: B006
+    gen: GenerationOpt = [],  # noqa: B006
     limit: Annotated[int | None, typer.Option(help="Only the first N samples.")] = None,
     follow: FollowOpt = False,
 ) -> None:

@@ -11,7 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from training_platform.cli.common import client as _client
-from training_platform.cli.common import console, follow_task, model_options, print_tasks
+from training_platform.cli.common import console, follow_task, local_path, model_options, print_tasks
 from training_platform.jobs.schemas import JobCreate
 
 app = typer.Typer(help="Create, control and follow training jobs.", no_args_is_help=True)
@@ -44,12 +44,6 @@ def build_params(params_file: Path | None, assignments: list[str]) -> dict[str, 
     return params
 
 
-def _local_path(path: str) -> str:
-    """Paths typed here are relative to this shell, not to the server's directory."""
-    candidate = Path(path).expanduser()
-    return str(candidate.resolve()) if candidate.exists() else path
-
-
 @app.command()
 @model_options(
     JobCreate,
@@ -76,10 +70,10 @@ def create(
     follow: FollowOpt = False,
 ) -> None:
     """Create a job (the options are POST /api/v1/jobs's fields)."""
-    body["model_path"] = _local_path(body["model_path"])
-    body["dataset_paths"] = [_local_path(path) for path in body["dataset_paths"]]
+    body["model_path"] = local_path(body["model_path"])
+    body["dataset_paths"] = [local_path(path) for path in body["dataset_paths"]]
     if body.get("eval_dataset_path"):
-        body["eval_dataset_path"] = _local_path(body["eval_dataset_path"])
+        body["eval_dataset_path"] = local_path(body["eval_dataset_path"])
     body["params"] = build_params(params_file, param)
     body["health"] = build_params(health_file, health)
     job = _client().post("/jobs", json=body)

@@ -8,18 +8,12 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from training_platform.cli.common import JsonOpt, client, console, model_options, print_json
+from training_platform.cli.common import JsonOpt, client, console, local_path, model_options, print_json
 from training_platform.cli.jobs import build_params, follow_job, parse_param
 from training_platform.surgery.schemas import AverageRequest, LoraFoldRequest, MergeRequest, SelectRequest
 
 app = typer.Typer(help="Merge, average and fold models; select a job's best checkpoint.", no_args_is_help=True)
 FollowOpt = Annotated[bool, typer.Option("--follow", help="Show the run's progress until it ends.")]
-
-
-def _local(reference: str) -> str:
-    """A path typed here is relative to this shell; references (job:, model:) pass as they are."""
-    candidate = Path(reference).expanduser()
-    return str(candidate.resolve()) if candidate.exists() else reference
 
 
 def _started(job: dict, follow: bool) -> None:
@@ -52,7 +46,7 @@ def merge(
         body["models"] = [_merge_model(entry) for entry in model]
         body["parameters"] = build_params(None, param)
         if base_model:
-            body["base_model"] = _local(base_model)
+            body["base_model"] = local_path(base_model)
     _started(client().post("/surgery/merge", json=body), follow)
 
 
@@ -62,7 +56,7 @@ def _merge_model(entry: str) -> dict:
     for assignment in assignments:
         path, value = parse_param(assignment)
         parameters[".".join(path)] = value
-    return {"model": _local(reference), "parameters": parameters}
+    return {"model": local_path(reference), "parameters": parameters}
 
 
 @app.command()
@@ -76,9 +70,9 @@ def average(body: dict[str, Any], follow: FollowOpt = False) -> None:
 @model_options(LoraFoldRequest)
 def lora_fold(body: dict[str, Any], follow: FollowOpt = False) -> None:
     """Fold a LoRA adapter into its base model (the adapter's job's model unless --base-model says)."""
-    body["adapter"] = _local(body["adapter"])
+    body["adapter"] = local_path(body["adapter"])
     if body.get("base_model"):
-        body["base_model"] = _local(body["base_model"])
+        body["base_model"] = local_path(body["base_model"])
     _started(client().post("/surgery/lora-fold", json=body), follow)
 
 

@@ -5,6 +5,7 @@ engine runs locally or on a Ray cluster. Engines are found by name through `engi
 """
 
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -74,9 +75,25 @@ class Capabilities:
     # checkpoint's optimizer and schedule, rates included.
     new_learning_rate_on_resume: bool
     step: StepProfile | None  # how its training step runs, for the configurator; None: it does not train
-    # Its runs can be paused at a checkpoint and resumed from it (a training run); a surgery run is stopped or
-    # run again from the start.
+    # Its runs can be paused at a checkpoint and resumed from it (a training run; an evaluation, from the samples it
+    # scored); a surgery run is stopped or run again from the start.
     resumable: bool = True
+
+    @classmethod
+    def of_run_kind(cls, kinds: Iterable[str], resumable: bool) -> "Capabilities":
+        """An engine of another kind of run than training (surgery, evaluation): one process on the CPU or one GPU,
+        no training step for the configurator to size."""
+        return cls(
+            algorithms=frozenset(kinds),
+            devices=frozenset({"cpu", "cuda"}),
+            max_devices=1,
+            zero_stages=frozenset(),
+            cpu_offload=False,
+            trainer_actions=frozenset(),
+            new_learning_rate_on_resume=False,
+            step=None,
+            resumable=resumable,
+        )
 
 
 class Engine(ABC):

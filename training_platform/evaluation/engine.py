@@ -20,17 +20,7 @@ from training_platform.engines.rewards import reward_code_dir
 
 class EvaluationEngine(Engine):
     name = "evaluation"
-    capabilities = Capabilities(
-        algorithms=frozenset({EVALUATE}),
-        devices=frozenset({"cpu", "cuda"}),
-        max_devices=1,
-        zero_stages=frozenset(),
-        cpu_offload=False,
-        trainer_actions=frozenset(),
-        new_learning_rate_on_resume=False,
-        step=None,
-        resumable=True,
-    )
+    capabilities = Capabilities.of_run_kind({EVALUATE}, resumable=True)
 
     def render(self, spec: RunSpec, device: str) -> dict[str, Any]:
         return spec.params.model_dump(mode="json")

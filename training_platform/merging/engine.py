@@ -26,17 +26,7 @@ def staging_dir(layout: JobLayout) -> Path:
 
 class SurgeryEngine(Engine):
     name = "surgery"
-    capabilities = Capabilities(
-        algorithms=frozenset(SurgeryOperation),
-        devices=frozenset({"cpu", "cuda"}),
-        max_devices=1,
-        zero_stages=frozenset(),
-        cpu_offload=False,
-        trainer_actions=frozenset(),
-        new_learning_rate_on_resume=False,
-        step=None,
-        resumable=False,
-    )
+    capabilities = Capabilities.of_run_kind(SurgeryOperation, resumable=False)
 
     def render(self, spec: RunSpec, device: str) -> dict[str, Any]:
         return spec.params.model_dump(mode="json")
