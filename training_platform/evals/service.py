@@ -79,7 +79,7 @@ class EvalService:
     # ---- creating runs --------------------------------------------------------------------------------------
 
     def create(self, request: EvalRequest) -> JobRead:
-        dataset, errors = self._dataset(request)
+        dataset, errors = self._dataset(request), []
         target = self._target(request.target, "target", errors)
         params = self._params(request, dataset, target, errors)
         name = request.name or f"eval-{_slug(_target_name(target))}-{uuid.uuid4().hex[:6]}"
@@ -100,19 +100,24 @@ class EvalService:
         if len(chosen) > MAX_SWEEP_RUNS:
             message = f"{len(chosen)} checkpoints: at most {MAX_SWEEP_RUNS} runs a sweep; raise `every`"
             raise InvalidInputError([FieldError("every", message)])
-        dataset, errors = self._dataset(request)
+        dataset = self._dataset(request)
         targets = [
             ModelTarget(model=self.jobs.checkpoint_source(job, c, "job"), batch_size=request.batch_size) for c in chosen
         ]
-        checked = [self._params(request, dataset, target, errors) for target in targets]
+        checked = self._params(request, dataset, targets[0], [])  # the dataset and the metrics, checked once
         tag = uuid.uuid4().hex[:6]
         resolved = self.datasets.resolve(_reference(dataset))
         return [
-            self.jobs.create_run(f"eval-{job.name}-{c.name}-{tag}", params, request.start, dataset=resolved)
-            for c, params in zip(chosen, checked, strict=True)
+            self.jobs.create_run(
+                f"eval-{job.name}-{c.name}-{tag}",
+                checked.model_copy(update={"target": target}),
+                request.start,
+                resolved,
+            )
+            for c, target in zip(chosen, targets, strict=True)
         ]
 
-    def _dataset(self, request: EvalSettings) -> tuple[DatasetRead, list[FieldError]]:
+    def _dataset(self, request: EvalSettings) -> DatasetRead:
         try:
             dataset = self.datasets.get(request.dataset)
         except NotFoundError as error:
@@ -120,7 +125,7 @@ class EvalService:
         if dataset.kind != "eval":
             message = f"dataset '{dataset.name}' is a {dataset.kind} dataset: evaluation reads eval datasets"
             raise InvalidInputError([FieldError("dataset", message)])
-        return dataset, []
+        return dataset
 
     def _params(
         self, request: EvalSettings, dataset: DatasetRead, target: ApiTarget | ModelTarget | None, errors: list
