@@ -91,3 +91,4 @@ bench: install
 	$(BIN)/python -m benchmarks.datasets.run
 	$(BIN)/python -m benchmarks.compute.run
 	$(BIN)/python -m benchmarks.surgery.run
+	$(BIN)/python -m benchmarks.evaluation.run

@@ -16,8 +16,8 @@ each path's best:
   are fixed for both. The bigger model keeps the demo tokenizer's vocabulary because a token beyond it decodes to
   nothing, and answers made of such tokens could not be compared.
 Each path's least CPU time in this process is reported beside it (the client's own work for the API paths): on a
-shared machine the steadier measure of what the platform adds. Every pair's answers are checked equal. Targets (the
-evaluation runs' issue): the API target ≥ 0.95x the direct loop, the local target ≥ 1.0x the plain loop.
+shared machine the steadier measure of what the platform adds. Every pair's answers are checked equal. Targets (issue
+26): the API target ≥ 0.95x the direct loop, the local target ≥ 1.0x the plain loop.
 """
 
 import argparse

@@ -1,14 +1,17 @@
 """A TCP forwarder whose far side can be made unreachable and reachable again: `cut()` closes the listening
-socket and every connection through it (callers get "connection refused"), `restore()` listens again."""
+socket and every connection through it (callers get "connection refused"), `restore()` listens again. The far side
+is a port on the same host, or a Unix socket (a server in a network namespace, tests/support/vllm_server.py)."""
 
 import socket
 import threading
+from pathlib import Path
 
 
 class TcpProxy:
-    def __init__(self, target_port: int, host: str = "127.0.0.1"):
+    def __init__(self, target_port: int = 0, host: str = "127.0.0.1", unix_socket: Path | None = None):
         self.host = host
         self.target_port = target_port
+        self.unix_socket = unix_socket
         self.port = 0
         self._listener: socket.socket | None = None
         self._connections: set[socket.socket] = set()
@@ -43,7 +46,7 @@ class TcpProxy:
             except OSError:
                 return  # cut
             try:
-                upstream = socket.create_connection((self.host, self.target_port))
+                upstream = self._connect()
             except OSError:
                 _close(client)
                 continue
@@ -51,6 +54,17 @@ class TcpProxy:
                 self._connections |= {client, upstream}
             for source, sink in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    def _connect(self) -> socket.socket:
+        if self.unix_socket is None:
+            return socket.create_connection((self.host, self.target_port))
+        upstream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            upstream.connect(str(self.unix_socket))
+        except OSError:
+            upstream.close()
+            raise
+        return upstream
 
     def _pump(self, source: socket.socket, sink: socket.socket) -> None:
         try:

@@ -1,65 +1,20 @@
 """vLLM's OpenAI-compatible server from the CPU RL environment (.venv-rl), as the evaluation tests and benchmark use
 it: started in a network namespace with only `lo` (vLLM's engine processes bind more than loopback otherwise), it
-listens on a Unix socket, which the namespace does not hide, and a small relay makes that socket a TCP port on the
+listens on a Unix socket, which the namespace does not hide, and a TCP forwarder makes that socket a port on the
 host's 127.0.0.1 for the platform's server and the test to reach."""
 
 import os
-import socket
 import subprocess
-import threading
 from pathlib import Path
 
 import httpx
 
-from tests.support.helpers import free_port, wait_until
+from tests.support.helpers import wait_until
 from tests.support.ray_cluster import LoopbackNamespace
+from tests.support.tcp_proxy import TcpProxy
 
 RL_PYTHON = Path(".venv-rl/bin/python").absolute()
 VLLM_ENV = {"VLLM_CPU_KVCACHE_SPACE": "1", "VLLM_TARGET_DEVICE": "cpu", "HF_HUB_OFFLINE": "1"}
-
-
-class UnixRelay:
-    """127.0.0.1:<port> → a Unix socket, one thread pair per connection; closed with the server."""
-
-    def __init__(self, socket_path: Path):
-        self.socket_path = socket_path
-        self.port = free_port()
-        self._listener = socket.create_server(("127.0.0.1", self.port))
-        self._closed = threading.Event()
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while not self._closed.is_set():
-            try:
-                client, _ = self._listener.accept()
-            except OSError:
-                return
-            upstream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            try:
-                upstream.connect(str(self.socket_path))
-            except OSError:
-                client.close()
-                continue
-            for source, sink in ((client, upstream), (upstream, client)):
-                threading.Thread(target=_pump, args=(source, sink), daemon=True).start()
-
-    def close(self) -> None:
-        self._closed.set()
-        self._listener.close()
-
-
-def _pump(source: socket.socket, sink: socket.socket) -> None:
-    try:
-        while data := source.recv(65536):
-            sink.sendall(data)
-    except OSError:
-        pass
-    finally:
-        for end in (source, sink):
-            try:
-                end.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
 
 
 class VllmServer:
@@ -72,7 +27,7 @@ class VllmServer:
         self.served_model = served_model
         self.namespace = LoopbackNamespace()
         self.socket_path = workdir / "vllm.sock"
-        self.relay: UnixRelay | None = None
+        self.relay: TcpProxy | None = None
         self.process: subprocess.Popen | None = None
 
     @property
@@ -90,7 +45,8 @@ class VllmServer:
         self.process = subprocess.Popen(
             self.namespace.inside(argv), env={**os.environ, **VLLM_ENV}, stdout=log, stderr=subprocess.STDOUT
         )
-        self.relay = UnixRelay(self.socket_path)
+        self.relay = TcpProxy(unix_socket=self.socket_path)
+        self.relay.restore()
         wait_until(self._ready, timeout=timeout, interval=1.0, message="vLLM's server")
         return self
 
@@ -110,7 +66,7 @@ class VllmServer:
 
     def stop(self) -> None:
         if self.relay is not None:
-            self.relay.close()
+            self.relay.cut()
         self.namespace.delete()  # every process in it, vLLM's engine processes included
         if self.process is not None:
             self.process.wait(timeout=30)
