@@ -2,6 +2,7 @@
 server killed right after a start leave no training process the database does not know, and a training process
 sees none of the server's secrets."""
 
+import base64
 import os
 import signal
 import sqlite3
@@ -18,7 +19,8 @@ from tests.support.helpers import ServerProcess, wait_until
 from training_platform.platform import HomeInUseError, lock_home
 
 SECRETS = {
-    "PLATFORM_SECRET_KEY": "secret-key-canary",
+    # A Fernet key, as the server requires of PLATFORM_SECRET_KEY, made of a canary word.
+    "PLATFORM_SECRET_KEY": base64.urlsafe_b64encode(b"secret-key-canary".ljust(32, b"-")).decode(),
     "PLATFORM_MILVUS_TOKEN": "milvus-token-canary",
     "HF_TOKEN": "hf-token-canary",
 }

@@ -203,17 +203,14 @@ def test_a_jobs_checkpoints_evaluated_from_its_page_are_charted_by_step(page: Pa
     choose(page, "sweep-dataset", DATASET)
     dialog.locator(".el-checkbox", has_text="chrf").click()
     dialog.locator("[data-field='sweep-limit']").fill("2")
+    dialog.locator("[data-field='every'] input").fill("2")
     dialog.get_by_text("Generation settings").click()
     dialog.locator("[data-field='generation.max_new_tokens']").fill("8")
     dialog.get_by_test_id("start-sweep").click()
     expect(dialog).to_have_count(0)
 
-    # Checkpoints 5 and 10 and the final model: three runs, charted once each completes.
-    expect(page.get_by_test_id("eval-curve-chart")).to_have_attribute("data-points", "3", timeout=300_000)
+    # Every second checkpoint (10; 5 is skipped) and the final model: two runs, charted once each completes.
+    expect(page.get_by_test_id("eval-curve-chart")).to_have_attribute("data-points", "2", timeout=300_000)
     curve = ui_server.api.get("/evaluations/curve/ui-eval-sweep").json()
     assert curve["metric_keys"] == ["chrf"]
-    assert sorted((point["step"] is None, point["step"]) for point in curve["points"]) == [
-        (False, 5),
-        (False, 10),
-        (True, None),
-    ]
+    assert [point["step"] for point in curve["points"]] == [10, None]
