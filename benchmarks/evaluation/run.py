@@ -112,34 +112,14 @@ def ensure_demo_model(cache: Path) -> Path:
 
 def ensure_bigger_model(cache: Path, shape: Shape = BIGGER) -> Path:
     """A random Qwen2 of `shape` with the demo tokenizer and its vocabulary, made once."""
-    import torch
-    from transformers import AutoModelForCausalLM, Qwen2Config
-
-    from training_platform.demo.assets import build_tokenizer
+    from training_platform.demo.assets import build_model, build_tokenizer
 
     directory = cache / shape.name
     if not (directory / ".complete").exists():
         shutil.rmtree(directory, ignore_errors=True)
         directory.mkdir(parents=True)
-        tokenizer = build_tokenizer(directory)
-        torch.manual_seed(0)
-        config = Qwen2Config(
-            vocab_size=len(tokenizer),
-            hidden_size=shape.hidden,
-            intermediate_size=shape.intermediate,
-            num_hidden_layers=shape.layers,
-            num_attention_heads=shape.heads,
-            num_key_value_heads=shape.kv_heads,
-            max_position_embeddings=512,
-            tie_word_embeddings=True,
-            pad_token_id=tokenizer.pad_token_id,
-            eos_token_id=tokenizer.eos_token_id,
-            bos_token_id=None,
-        )
-        model = AutoModelForCausalLM.from_config(config)
-        model.generation_config.pad_token_id = tokenizer.pad_token_id
-        model.generation_config.eos_token_id = tokenizer.eos_token_id
-        model.save_pretrained(directory)
+        dimensions = dict(intermediate=shape.intermediate, layers=shape.layers, heads=shape.heads)
+        build_model(directory, build_tokenizer(directory), hidden=shape.hidden, kv_heads=shape.kv_heads, **dimensions)
         (directory / ".complete").touch()
     return directory
 

@@ -85,19 +85,28 @@ def build_tokenizer(directory: Path):
     return tokenizer
 
 
-def build_model(directory: Path, tokenizer) -> int:
-    """A 2-layer Qwen2 decoder (head size 32, so vLLM's CPU attention accepts it too); returns its parameter count."""
+def build_model(
+    directory: Path,
+    tokenizer,
+    hidden: int = 64,
+    intermediate: int = 192,
+    layers: int = 2,
+    heads: int = 2,
+    kv_heads: int = 1,
+) -> int:
+    """A 2-layer Qwen2 decoder (head size 32, so vLLM's CPU attention accepts it too), or one of another shape with
+    the same tokenizer (the benchmarks'); returns its parameter count."""
     import torch
     from transformers import AutoModelForCausalLM, Qwen2Config
 
     torch.manual_seed(0)
     config = Qwen2Config(
         vocab_size=len(tokenizer),
-        hidden_size=64,
-        intermediate_size=192,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        num_key_value_heads=1,
+        hidden_size=hidden,
+        intermediate_size=intermediate,
+        num_hidden_layers=layers,
+        num_attention_heads=heads,
+        num_key_value_heads=kv_heads,
         max_position_embeddings=512,
         tie_word_embeddings=True,
         pad_token_id=tokenizer.pad_token_id,
