@@ -21,7 +21,7 @@ from training_platform.evals.schemas import (
     MetricComparison,
     SampleComparison,
 )
-from training_platform.evaluation.metrics import MeanScorer, Sample, build_scorers, paired_difference
+from training_platform.evaluation.metrics import MeanOfSamples, Sample, build_scorers, paired_difference
 
 UNSCORED_HERE = ("judge", "custom")  # aggregated by their mean here (see above)
 
@@ -106,7 +106,7 @@ def _keys(params: EvalParams) -> list[str]:
 
 def _scorers(params: EvalParams) -> list:
     computed = [metric for metric in params.metrics if metric.name not in UNSCORED_HERE]
-    return [*build_scorers(computed), *(MeanScorer(m) for m in params.metrics if m.name in UNSCORED_HERE)]
+    return [*build_scorers(computed), *(MeanOfSamples(m) for m in params.metrics if m.name in UNSCORED_HERE)]
 
 
 def _sample(record: SampleRecord) -> Sample:

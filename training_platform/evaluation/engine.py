@@ -16,6 +16,7 @@ from training_platform.contract.run import LaunchSpec, RunSpec
 from training_platform.engines.base import Capabilities, CheckpointInfo, Engine
 from training_platform.engines.environment import process_environment
 from training_platform.engines.rewards import reward_code_dir
+from training_platform.errors import ConflictError
 
 
 class EvaluationEngine(Engine):
@@ -37,4 +38,4 @@ class EvaluationEngine(Engine):
         return []  # an evaluation makes no model
 
     def export(self, checkpoint: CheckpointInfo, target: Path, progress: ProgressCallback = ignore_progress) -> Path:
-        raise NotImplementedError("an evaluation run has no model to export")
+        raise ConflictError("an evaluation run makes no model: it has nothing to export")

@@ -15,6 +15,7 @@ importing this module stays cheap.
 import re
 import string
 import unicodedata
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -157,24 +158,17 @@ def tokenizer_for(references: list[str], tokenize: str) -> str:
     return "zh" if any(_CJK.search(reference) for reference in references) else "13a"
 
 
-class MeanScorer:
-    """Each answer gets a value per key, a sample the mean of its answers', the corpus the mean of its samples'."""
+class MeanOfSamples:
+    """A metric whose aggregate is the mean of its samples' values: a sample's values come from its subclass
+    (`score`), or were scored already (a comparison reads a judge's or a custom metric's, evals/comparison.py)."""
 
     def __init__(self, spec: MetricSpec, _judge: Any = None, _code_dir: Path | None = None):
         self.spec = spec
         self.keys = spec.keys
 
-    def score(self, sample: Sample, outputs: list[str]) -> SampleScore:
-        per_output = [self.score_output(sample, output) for output in outputs]
-        values = {key: _mean([value[key] for value in per_output]) for key in self.keys}
-        return SampleScore(values, {})
-
     def score_batch(self, samples: list[Sample], outputs: list[list[str]]) -> list[SampleScore]:
         """A batch's samples, each with its answers: one by one, unless a metric gains from seeing them together."""
         return [self.score(sample, answers) for sample, answers in zip(samples, outputs, strict=True)]
-
-    def score_output(self, sample: Sample, output: str) -> dict[str, float | None]:
-        raise NotImplementedError
 
     def aggregate(
         self, key: str, samples: list[Sample], outputs: list[list[str]], values: list[float | None]
@@ -192,6 +186,19 @@ class MeanScorer:
             return float(numbers[indices].sum() / count) if count else None
 
         return mean
+
+
+class MeanScorer(MeanOfSamples, ABC):
+    """Each answer gets a value per key, a sample the mean of its answers', the corpus the mean of its samples'."""
+
+    def score(self, sample: Sample, outputs: list[str]) -> SampleScore:
+        per_output = [self.score_output(sample, output) for output in outputs]
+        values = {key: _mean([value[key] for value in per_output]) for key in self.keys}
+        return SampleScore(values, {})
+
+    @abstractmethod
+    def score_output(self, sample: Sample, output: str) -> dict[str, float | None]:
+        """One answer's value for each of the metric's keys."""
 
 
 def _mean(values: Sequence[float | None]) -> float | None:
@@ -223,9 +230,9 @@ class ExactMatch(MeanScorer):
 class _SacrebleuScorer(MeanScorer):
     """A sentence score per answer for the sample table; the aggregate is the corpus score."""
 
+    @abstractmethod
     def metric(self, references: list[list[str]], sentence: bool = False):
         """sacrebleu's metric object; for one sentence, with the settings of its sentence_bleu/sentence_chrf."""
-        raise NotImplementedError
 
     def score_output(self, sample: Sample, output: str) -> dict[str, float | None]:
         if not sample.references:
@@ -400,7 +407,7 @@ def program(sample: Sample, answer: str) -> str:
 
 
 @SCORERS.register("pass_at_k")
-class PassAtK(MeanScorer):
+class PassAtK(MeanOfSamples):
     def __init__(self, spec: MetricSpec, _judge: Any = None, _code_dir: Path | None = None):
         if (why := sandbox_available()) is not None:
             raise MetricError(f"pass_at_k runs code only in the sandbox, which is not available: {why}")
@@ -446,7 +453,7 @@ def parse_verdict(verdict: str, scale: int) -> float | None:
 
 
 @SCORERS.register("judge")
-class Judge(MeanScorer):
+class Judge(MeanOfSamples):
     def __init__(
         self,
         spec: MetricSpec,
