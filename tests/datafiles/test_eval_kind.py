@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from tests.datafiles.test_presets import assistant, system, user
 from training_platform.contract.data import DataFormat
 from training_platform.datafiles.evalrows import eval_fields_present, eval_row_parts
 from training_platform.datafiles.formats import validate_file
@@ -25,18 +26,6 @@ from training_platform.datafiles.table import load_table, text_frame
 def write_jsonl(path, rows):
     path.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")
     return path
-
-
-def user(text):
-    return {"role": "user", "content": text}
-
-
-def assistant(text):
-    return {"role": "assistant", "content": text}
-
-
-def system(text):
-    return {"role": "system", "content": text}
 
 
 FOUR = ["red", "green", "blue", "white"]

@@ -10,7 +10,9 @@ dataset row, its keys, its scale and the library that computes it. The scorers (
 registered by the same names, and a test holds the two to each other.
 """
 
+import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -239,6 +241,24 @@ class SampleRecord(BaseModel):
     values: dict[str, float | None]  # metric key → value; None: the metric could not score it (a judge's verdict)
     details: dict[str, Any] = {}  # per metric name: what it kept (the judge's prompt, model and verdict)
     seconds: float = 0.0  # the share of generation time of this sample's batch
+
+
+def read_samples(path: Path) -> list[SampleRecord]:
+    """A run's sample file, each sample once (its first record), in the order written; a last line without its
+    newline is still being written (or was cut by a crash) and is not a sample yet."""
+    if not path.is_file():
+        return []
+    records: dict[int, SampleRecord] = {}
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.endswith("\n"):
+                break
+            try:
+                record = SampleRecord.model_validate(json.loads(line))
+            except ValueError as error:
+                raise ValueError(f"{path.name} line {number} is not a scored sample: {error}") from None
+            records.setdefault(record.index, record)
+    return list(records.values())
 
 
 class Estimate(BaseModel):

@@ -12,7 +12,6 @@ The API keys runs need reach their process through its environment at launch (`r
 the secrets store at that moment: never a file, a response or a log line.
 """
 
-import json
 import uuid
 from pathlib import Path
 
@@ -29,6 +28,7 @@ from training_platform.contract.evaluation import (
     ModelTarget,
     SampleRecord,
     prompt_text,
+    read_samples,
 )
 from training_platform.contract.status import read_status
 from training_platform.contract.surgery import located
@@ -338,16 +338,7 @@ def _results(job: Job) -> EvalResults | None:
 
 
 def _records(job: Job) -> list[SampleRecord]:
-    path = layout_of(job).samples_path
-    if not path.is_file():
-        return []
-    records: dict[int, SampleRecord] = {}
-    with open(path, encoding="utf-8") as handle:
-        for line in handle:
-            if line.endswith("\n"):  # a line still being written is not a sample yet
-                record = SampleRecord.model_validate(json.loads(line))
-                records.setdefault(record.index, record)
-    return sorted(records.values(), key=lambda record: record.index)
+    return sorted(read_samples(layout_of(job).samples_path), key=lambda record: record.index)
 
 
 def _matches(record: SampleRecord, search: str) -> bool:

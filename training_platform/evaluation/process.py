@@ -11,7 +11,6 @@ Progress is samples scored of the total, in the status file every engine's proce
 pause request (contract/control.py) is honoured between batches.
 """
 
-import json
 import logging
 import os
 import time
@@ -27,6 +26,7 @@ from training_platform.contract.evaluation import (
     GenerationSettings,
     MetricSpec,
     SampleRecord,
+    read_samples,
     secret_variable,
 )
 from training_platform.contract.run import RunSpec
@@ -175,19 +175,7 @@ class SampleFile:
                 os.fsync(handle.fileno())
 
     def read(self) -> list[SampleRecord]:
-        if not self.path.exists():
-            return []
-        records, seen = [], set()
-        with open(self.path, encoding="utf-8") as handle:
-            for number, line in enumerate(handle, 1):
-                try:
-                    record = SampleRecord.model_validate(json.loads(line))
-                except ValueError as error:
-                    raise ValueError(f"{self.path.name} line {number} is not a scored sample: {error}") from None
-                if record.index not in seen:
-                    seen.add(record.index)
-                    records.append(record)
-        return records
+        return read_samples(self.path)
 
     def append(self, records: list[SampleRecord]) -> None:
         with open(self.path, "a", encoding="utf-8") as handle:

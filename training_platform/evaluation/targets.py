@@ -30,7 +30,7 @@ from typing import Any, Protocol
 
 import httpx
 
-from training_platform.contract.evaluation import ApiTarget, GenerationSettings, ModelTarget
+from training_platform.contract.evaluation import ApiTarget, GenerationSettings, ModelTarget, prompt_text
 
 log = logging.getLogger(__name__)
 
@@ -63,13 +63,6 @@ class Generator(Protocol):
         ...
 
     def close(self) -> None: ...
-
-
-def prompt_text(prompt: Prompt) -> str:
-    """A prompt as plain text: chat messages' contents joined with newlines."""
-    if isinstance(prompt, str):
-        return prompt
-    return "\n".join(str(message.get("content", "")) for message in prompt)
 
 
 def prompt_messages(prompt: Prompt) -> list[dict]:
