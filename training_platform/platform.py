@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from pydantic import ValidationError
+
 from training_platform.alerts.service import AlertService
 from training_platform.alerts.store import AlertStore
 from training_platform.auth.service import AuthService
@@ -36,14 +38,22 @@ from training_platform.diagnostics.service import DiagnosticsService
 from training_platform.diagnostics.store import FindingStore
 from training_platform.evals.playground import PlaygroundService
 from training_platform.evals.service import ENDPOINT_NETWORKS_SETTING, EvalService
+from training_platform.hosts.service import HostService
+from training_platform.hosts.store import HostStore
 from training_platform.jobs.scheduler import JobScheduler
 from training_platform.jobs.service import JobService
+from training_platform.jobs.states import FINISHED
 from training_platform.jobs.store import JobStore
 from training_platform.jobs.supervisor import JobSupervisor
 from training_platform.metrics.service import MetricsService
 from training_platform.metrics.store import MetricStore
+from training_platform.metrics.system import PREFIX as SAMPLED_PREFIX
 from training_platform.models.service import ModelService
 from training_platform.models.store import ModelStore
+from training_platform.pipelines.executors import CeleryExecutor, InProcessExecutor, StageExecutor
+from training_platform.pipelines.service import PipelineService
+from training_platform.pipelines.stages import Services
+from training_platform.pipelines.store import PipelineStore
 from training_platform.runners.base import Runner
 from training_platform.runners.devices import gpu_inventory
 from training_platform.runners.local import LocalRunner
@@ -52,6 +62,8 @@ from training_platform.secrets.service import SecretService
 from training_platform.secrets.store import SecretStore
 from training_platform.settings import Settings
 from training_platform.surgery.service import SurgeryService
+from training_platform.trackers.service import TrackerService
+from training_platform.trackers.store import TrackerStore
 
 log = logging.getLogger(__name__)
 LOCK_FILE = "platform.lock"
@@ -78,6 +90,9 @@ class Platform:
     secrets: SecretService
     evals: EvalService
     playground: PlaygroundService
+    hosts: HostService
+    pipelines: PipelineService
+    trackers: TrackerService
     home_lock: TextIO | None = field(default=None, repr=False)
 
     @classmethod
@@ -167,12 +182,18 @@ class Platform:
         supervisor.listeners.append(diagnostics)  # after the metrics: the log is scanned once the steps are stored
         surgery = SurgeryService(jobs, metrics, models)
         secrets = SecretService(SecretStore(db), _secret_key(settings))
+        trackers = _trackers(settings, db, jobs, metrics, secrets)
+        metrics.watchers.append(trackers)  # told which jobs steps were read of; exports in a thread of its own
         endpoints = Destinations(settings.endpoint_allowed_networks, "evaluation endpoints", ENDPOINT_NETWORKS_SETTING)
         evals = EvalService(jobs, datasets, secrets, endpoints)
         playground = PlaygroundService(evals, secrets, settings.train_cpu_threads)
         supervisor.run_environment = evals.run_environment
+        hosts = HostService(HostStore(db), secrets, supervisor, jobs, datasets, settings.jobs_dir)
+        hosts.load()  # each host's runner, before the jobs running there are recovered
         supervisor.listeners.append(surgery)  # a completed surgery run's result is registered before the next starts
         supervisor.listeners.append(scheduler)  # after the metrics: a settled job's GPUs go to the next in line
+        auth = open_auth(db, settings)
+        pipelines = _pipelines(settings, db, Services(jobs, evals, surgery, datasets, models), auth)
         return cls(
             settings=settings,
             db=db,
@@ -185,16 +206,19 @@ class Platform:
             diagnostics=diagnostics,
             surgery=surgery,
             compute=ComputeService(settings.path_roots),
-            auth=open_auth(db, settings),
+            auth=auth,
             secrets=secrets,
             evals=evals,
             playground=playground,
+            hosts=hosts,
+            pipelines=pipelines,
+            trackers=trackers,
         )
 
     async def start(self) -> None:
         """A server's start-up, in order: the first admin (a server that must not start stops here, before it
         recovers a job; docs/security.md), live streams bound to the server's loop, the jobs and dataset tasks the
-        last server left, the stall watch, then the alerts it left pending."""
+        last server left, the stall watch, then the alerts and tracker exports it left pending."""
         self._first_admin()
         self.metrics.hub.bind(asyncio.get_running_loop())
         # In a thread: settling a job whose process ended meanwhile stores its metrics through this loop.
@@ -202,6 +226,9 @@ class Platform:
         self.supervisor.start_stall_watch()
         self.datasets.recover()
         self.alerts.start()
+        self.trackers.start()
+        self.pipelines.recover()
+        self.pipelines.start_watch(min(1.0, self.settings.pipeline_lease_seconds / 3))
         log.info("platform ready: home %s, database %s", self.settings.home, self.db.engine.url.get_backend_name())
 
     async def stop(self) -> None:
@@ -225,12 +252,16 @@ class Platform:
 
     @property
     def run_modes(self) -> list[str]:
-        """The run modes jobs can use here (`ray` once PLATFORM_RAY_ADDRESS names a cluster)."""
+        """The run modes jobs can use here (`ray` once PLATFORM_RAY_ADDRESS names a cluster, `ssh:<host>` for each
+        host an admin added)."""
         return list(self.supervisor.runners)
 
     def close(self) -> None:
         self.playground.close()  # its chat workers end with the server
+        self.pipelines.close()  # before the jobs: its threads read them
+        self.hosts.close()
         self.alerts.close()
+        self.trackers.close()
         self.jobs.close()
         self.datasets.close()
         self.db.dispose()
@@ -276,6 +307,46 @@ def _runners(settings: Settings) -> dict[str, Runner]:
         token = settings.ray_auth_token_file.read_text().strip() if settings.ray_auth_token_file else None
         runners["ray"] = RayRunner(settings.ray_address, token, settings.ray_patience_seconds)
     return runners
+
+
+def _pipelines(settings: Settings, db: Database, services: Services, auth: AuthService) -> PipelineService:
+    executor: StageExecutor
+    if settings.celery_broker_url:
+        executor = CeleryExecutor(settings.celery_broker_url)
+    else:
+        executor = InProcessExecutor(settings.pipeline_threads)
+    pipelines = PipelineService(
+        PipelineStore(db),
+        services,
+        executor,
+        lambda kind, resource_id, owner: auth.record_owner_name(kind, resource_id, owner),
+        settings.pipeline_lease_seconds,
+    )
+    if isinstance(executor, InProcessExecutor):
+        executor.bind(pipelines)
+    return pipelines
+
+
+def _trackers(
+    settings: Settings, db: Database, jobs: JobService, metrics: MetricsService, secrets: SecretService
+) -> TrackerService:
+    try:
+        return TrackerService(
+            TrackerStore(db),
+            jobs.find,
+            metrics.records,
+            secrets.reveal,
+            settings.trackers,
+            FINISHED,
+            SAMPLED_PREFIX,
+            settings.tracker_poll_seconds,
+            settings.tracker_timeout_seconds,
+            settings.tracker_backoff_seconds,
+            settings.tracker_backoff_max_seconds,
+            settings.tracker_allowed_networks,
+        )
+    except ValidationError as error:
+        raise ValueError(f"PLATFORM_TRACKERS is not a list of trackers (docs/trackers.md): {error}") from None
 
 
 def _secret_key(settings: Settings) -> str | None:

@@ -4,7 +4,7 @@ import ipaddress
 import os
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 from cryptography.fernet import Fernet
 from pydantic import Field, SecretStr, field_validator, model_validator
@@ -60,6 +60,20 @@ class Settings(BaseSettings):
         gt=0,
         description="How long the Ray dashboard may stay unreachable before a job following it is failed.",
     )
+    celery_broker_url: str = Field(
+        default="",
+        description="Celery broker for pipeline stages (e.g. redis://127.0.0.1:6379/0); `tplat worker` serves it. "
+        "Empty runs the stages on the server's own threads.",
+    )
+    pipeline_lease_seconds: float = Field(
+        default=30.0,
+        gt=0,
+        le=3600,
+        description="How long a pipeline stage's task may go without a heartbeat before its stage is dispatched again.",
+    )
+    pipeline_threads: int = Field(
+        default=8, ge=1, le=256, description="Stage tasks run at once on the server's threads (no broker)."
+    )
     verl_python: Path | None = Field(
         default=None,
         description="Interpreter of the environment verl jobs run in (e.g. .venv-rl/bin/python from "
@@ -105,6 +119,32 @@ class Settings(BaseSettings):
         default_factory=list,
         description="Networks (CIDR, e.g. 10.1.2.0/24) webhooks may reach besides public addresses: loopback, "
         "link-local and private addresses are refused unless listed here.",
+    )
+    # Tracker export (docs/trackers.md).
+    trackers: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description='The trackers of a job that names none, as JSON: [{"kind": "tensorboard"}, {"kind": "mlflow", '
+        '"tracking_uri": "http://10.0.0.5:5000"}, {"kind": "wandb"}] (W&B offline unless "mode": "online").',
+    )
+    tracker_poll_seconds: float = Field(
+        default=5.0, gt=0, le=3600, description="How often exports look for newly stored steps of running jobs."
+    )
+    tracker_timeout_seconds: float = Field(
+        default=10.0, gt=0, le=300, description="How long one request to a tracker may take before it is retried."
+    )
+    tracker_backoff_seconds: float = Field(
+        default=1.0,
+        gt=0,
+        le=3600,
+        description="Wait before retrying a tracker that failed; doubled after each failure.",
+    )
+    tracker_backoff_max_seconds: float = Field(
+        default=300.0, gt=0, le=86_400, description="Longest wait between two attempts of an export."
+    )
+    tracker_allowed_networks: CommaList = Field(
+        default_factory=lambda: list(PRIVATE_NETWORKS),
+        description="Networks (CIDR) an MLflow tracking server may be on besides public addresses; by default "
+        "loopback and the private ranges, not link-local (a cloud's metadata service).",
     )
 
     endpoint_allowed_networks: CommaList = Field(
@@ -192,6 +232,7 @@ class Settings(BaseSettings):
         "data_roots",
         "alert_allowed_networks",
         "endpoint_allowed_networks",
+        "tracker_allowed_networks",
         mode="before",
     )
     @classmethod
@@ -200,7 +241,7 @@ class Settings(BaseSettings):
             return [item.strip() for item in value.split(",") if item.strip()]
         return value
 
-    @field_validator("alert_allowed_networks", "endpoint_allowed_networks")
+    @field_validator("alert_allowed_networks", "endpoint_allowed_networks", "tracker_allowed_networks")
     @classmethod
     def _networks(cls, value: list[str]) -> list[str]:
         try:

@@ -162,6 +162,8 @@ export interface JobBasics {
   model_path: string
   dataset_paths: string[]
   eval_dataset_path: string
+  /** Where the job runs: one of GET /system's run modes (local, ray, ssh:<host>). */
+  run_mode: string
   lengthMode: 'epochs' | 'steps'
   num_epochs: string
   max_steps: string

@@ -11,7 +11,8 @@ from tests.alerts.support import Receiver, event, fails_first
 from tests.support.helpers import wait_until
 from tests.support.jobs import add_job
 from training_platform.alerts.schemas import AlertTargetCreate, AlertTargetUpdate
-from training_platform.alerts.service import redact_url, retry_delay, url_problem
+from training_platform.alerts.service import redact_url, url_problem
+from training_platform.common.backoff import retry_delay
 from training_platform.errors import ConflictError, InvalidInputError, NotFoundError
 from training_platform.jobs.states import JobStatus
 from training_platform.jobs.store import JobStore

@@ -1,18 +1,21 @@
 """An evaluation run through a killed server and a killed run process: the server's restart re-attaches to the
-run, a run killed mid-way is resumed from its sample file, and no sample is generated or scored twice (counted in
-the run's log, where the process names every batch it generates and scores)."""
+run, a run killed mid-way is resumed from its sample file, no sample is recorded twice and only the batch in flight
+at the kill is generated again (counted in the run's log, where the process names every batch it generates and
+records)."""
 
 import json
 import os
 import re
 import signal
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from tests.support.helpers import ServerProcess, session_members, wait_until
 
-ROWS = 240
+BATCH_SIZE = 2
+ROWS = 720  # long enough to outlast a server restart on a quiet machine (240 did not, once)
 
 
 @pytest.fixture
@@ -38,7 +41,7 @@ def test_a_run_goes_on_through_a_killed_server_and_resumes_after_its_process_is_
     body = {
         "name": "long-run",
         "dataset": "long",
-        "target": {"kind": "model", "model": str(demo_assets["model"]), "batch_size": 2},
+        "target": {"kind": "model", "model": str(demo_assets["model"]), "batch_size": BATCH_SIZE},
         "metrics": [{"name": "chrf"}, {"name": "exact_match"}],
         "generation": {"max_new_tokens": 24, "temperature": 0},
     }
@@ -72,12 +75,15 @@ def test_a_run_goes_on_through_a_killed_server_and_resumes_after_its_process_is_
     done = server.wait_for_status(job_id, "completed", "failed", timeout=300)
     assert done["status"] == "completed", done["error"]
 
-    log = (Path(done["output_dir"]) / "logs" / "stdout.log").read_text()
-    generated, scored = counted(log, "generated"), counted(log, "scored")
-    assert sorted(scored) == list(range(ROWS)), "every sample scored exactly once"
-    assert len(generated) == len(set(generated)), "no sample generated twice"
-    assert set(generated) == set(range(ROWS))
     lines = (Path(done["output_dir"]) / "samples.jsonl").read_text().splitlines()
-    assert sorted(json.loads(line)["index"] for line in lines) == list(range(ROWS))
+    assert sorted(json.loads(line)["index"] for line in lines) == list(range(ROWS)), "every sample recorded once"
+    # The log is written after the sample file, so a kill between the two loses a log line, never a sample; and a
+    # batch generated but not yet recorded when the process died is generated again: only that batch, once.
+    log = (Path(done["output_dir"]) / "logs" / "stdout.log").read_text()
+    generated = counted(log, "generated")
+    assert set(generated) == set(range(ROWS))
+    again = [index for index, times in Counter(generated).items() if times > 1]
+    assert len(again) <= BATCH_SIZE and max(Counter(generated).values()) <= 2, again
+    assert len(counted(log, "scored")) == len(set(counted(log, "scored"))), "no sample scored twice"
     run = server.api.get("/evaluations/long-run").json()
     assert run["results"]["samples"] == ROWS and run["scored"] == ROWS

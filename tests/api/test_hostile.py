@@ -15,7 +15,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from tests.api.hostile_cases import bounds, evaluation, files, intake
+from tests.api.hostile_cases import bounds, evaluation, files, hosts, intake, job_files, pipelines
 from tests.engines.test_verl_validate import GRPO, PPO
 from tests.support.hostile import (
     CANARY_SECRET,
@@ -643,7 +643,19 @@ BOUNDED = [
     Case("log-download-stream-outside-enum", logs("environ", download=True), 422, refused_naming("stream")),
 ]
 
-CASES = [*AUTHENTICATION, *CODE, *PATHS, *BOUNDED, *files.CASES, *bounds.CASES, *intake.CASES, *evaluation.CASES]
+CASES = [
+    *AUTHENTICATION,
+    *CODE,
+    *PATHS,
+    *BOUNDED,
+    *files.CASES,
+    *bounds.CASES,
+    *intake.CASES,
+    *evaluation.CASES,
+    *hosts.CASES,
+    *pipelines.CASES,
+    *job_files.CASES,
+]
 
 
 PEAK_RESIDENT_BYTES = 512 * 2**20
@@ -698,6 +710,7 @@ def test_afterwards_the_server_is_the_same_process_and_no_code_ran(hostile):
     assert names <= {"alices-job", "hostile-import"}, names
     registered = sorted(dataset["name"] for dataset in hostile.server.api.get("/datasets").json())
     assert registered == ["eval-data", "sft-data", "swap"]
+    assert hostile.server.api.get("/hosts").json() == []
     assert hostile.server.api.get("/models").json() == []
     # The processes the server started (verl's validation) never got the secrets.
     for child in alive.children(recursive=True):

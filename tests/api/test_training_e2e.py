@@ -10,6 +10,7 @@ import psutil
 import pytest
 
 from tests.support.helpers import ServerProcess, wait_until
+from tests.support.jobs import sft_body
 
 pytestmark = pytest.mark.slow
 
@@ -21,17 +22,6 @@ def metric_lines(job: dict) -> list[dict]:
 
 def losses(job: dict) -> list[float]:
     return [line["loss"]["total_loss"] for line in metric_lines(job)]
-
-
-def sft_body(demo_assets, name: str, **params) -> dict:
-    defaults = dict(learning_rate=3e-3, batch_size=16, micro_batch_size=16, max_steps=200, save_interval=50)
-    return dict(
-        name=name,
-        algorithm="sft",
-        model_path=str(demo_assets["model"]),
-        dataset_paths=[str(demo_assets["sft"])],
-        params={**defaults, **params},
-    )
 
 
 def group_alive(pgid: int) -> bool:

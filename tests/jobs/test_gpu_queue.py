@@ -83,8 +83,8 @@ def create(platform: Platform, demo_assets, name: str, start: bool = True, **par
 
 def devices_seen(platform: Platform, job_id: str) -> str:
     path = Path(platform.jobs.find(job_id).output_dir) / "devices.txt"
-    wait_until(path.exists, 30, message=f"job {job_id}'s process started")
-    return path.read_text()
+    # The process makes the file, then writes it: read once it holds what the process saw ("unset" at least).
+    return wait_until(lambda: path.is_file() and path.read_text(), 30, message=f"job {job_id}'s process started")
 
 
 def finish(platform: Platform, job_id: str) -> None:

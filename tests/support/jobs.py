@@ -1,4 +1,5 @@
-"""A job row as the jobs service would have made it, for tests that wire the platform's pieces by hand."""
+"""A job row as the jobs service would have made it, for tests that wire the platform's pieces by hand; the body of
+a demo SFT job, for tests that create one through the API."""
 
 import uuid
 from pathlib import Path
@@ -25,3 +26,15 @@ def add_job(store: JobStore, root: Path, status: JobStatus = JobStatus.COMPLETED
     job = Job(**{**defaults, **fields})
     Path(job.output_dir).mkdir(parents=True, exist_ok=True)
     return store.add(job, "made by a test")
+
+
+def sft_body(demo_assets, name: str, **params) -> dict:
+    """A demo SFT job's body (POST /jobs): the session's demo model and data, `params` over the defaults."""
+    defaults = dict(learning_rate=3e-3, batch_size=16, micro_batch_size=16, max_steps=200, save_interval=50)
+    return dict(
+        name=name,
+        algorithm="sft",
+        model_path=str(demo_assets["model"]),
+        dataset_paths=[str(demo_assets["sft"])],
+        params={**defaults, **params},
+    )

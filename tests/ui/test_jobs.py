@@ -1,4 +1,6 @@
-"""Jobs in the browser: the form, live charts over the WebSocket, pause and resume, zoom, playback, added charts."""
+"""Jobs in the browser: the form, live charts over the WebSocket, pause and resume, zoom, playback, added charts,
+and a job cloned through its edited job file (docs/jobs.md "Job files"), each problem of a refused file beside its
+line in the interface's language."""
 
 import json
 import math
@@ -226,3 +228,65 @@ def test_a_100k_step_run_zooms_into_full_detail_plays_back_and_charts_any_key(
     page.get_by_test_id("playback-exit").click()
     wait_until(lambda: points(page, "Loss") > 31, timeout=10, message="the live series back")
     expect(page.get_by_text(re.compile(r"in full detail"))).to_have_count(0)
+
+
+SOURCE = "clone-source"
+PARAMS = {"learning_rate": 1e-3, "max_steps": 7, "batch_size": 4, "micro_batch_size": 2}
+# Any Chinese character: the server wrote the message in the interface's language.
+CHINESE = re.compile(r"[\u4e00-\u9fff]")
+
+
+def test_a_job_is_cloned_through_its_edited_job_file_with_each_problem_beside_its_line(page: Page, ui_server, console):
+    console.expect("status of 422")
+    model = ui_server.api.get(f"/models/{DEMO_MODEL}").json()["path"]
+    body = {"name": SOURCE, "algorithm": "sft", "model_path": model, "dataset_paths": ["dataset:demo-sft"]}
+    response = ui_server.api.post("/jobs", json=body | {"params": PARAMS})
+    assert response.status_code == 201, response.text
+    source = response.json()
+    job_file = ui_server.api.get(f"/jobs/{source['id']}/spec").json()["text"]
+
+    page.goto(f"{ui_server.url}/jobs/{source['id']}")
+    page.get_by_test_id("language").click()
+    page.locator(".el-select-dropdown__item:visible", has_text="简体中文").click()
+    page.get_by_test_id("clone-job").click()
+    dialog = page.get_by_test_id("clone-dialog")
+    expect(dialog.locator(".el-dialog__title")).to_have_text(f"克隆任务“{SOURCE}”")
+    name = dialog.locator("[data-field='clone-name']")
+    expect(name).to_have_value(f"{SOURCE}-copy")
+    editor = dialog.locator("textarea")
+    expect(editor).to_have_value(job_file)
+
+    with page.expect_download() as download:
+        dialog.get_by_test_id("download-job-file").click()
+    assert download.value.suggested_filename == f"{SOURCE}.yaml"
+    assert download.value.path().read_text() == job_file
+
+    # A name the API refuses is listed by its field (it has no line in the file) ...
+    name.fill("has spaces")
+    dialog.get_by_test_id("clone-create").click()
+    name_problem = dialog.locator("[data-testid='clone-problem'][data-field='name']")
+    expect(name_problem.get_by_test_id("problem-where")).to_have_text("name")
+    expect(name_problem.get_by_test_id("problem-message")).to_have_text(CHINESE)
+
+    # ... a key no job has is marked at its line, beside the text and in the gutter.
+    unknown_line = len(job_file.splitlines()) + 1
+    name.fill("clone-renamed")
+    editor.fill(job_file + "colour: blue\n")
+    dialog.get_by_test_id("clone-create").click()
+    key_problem = dialog.locator(f"[data-testid='clone-problem'][data-line='{unknown_line}']")
+    expect(key_problem.get_by_test_id("problem-where")).to_have_text(f"第 {unknown_line} 行")
+    expect(key_problem.get_by_test_id("problem-message")).to_have_text(CHINESE)
+    expect(dialog.get_by_test_id("clone-problem")).to_have_count(1)
+    expect(dialog.locator(f"[data-testid='yaml-line'][data-line='{unknown_line}']")).to_have_class(
+        re.compile("problem")
+    )
+    assert [job["name"] for job in ui_server.api.get("/jobs").json()] == [SOURCE]
+
+    editor.fill(job_file)
+    dialog.get_by_test_id("clone-create").click()
+    page.wait_for_url(re.compile(r"/jobs/[0-9a-f]{32}$"))
+    expect(page.get_by_test_id("job-name")).to_have_text("clone-renamed")
+    clone = ui_server.job(page.url.rsplit("/", 1)[1])
+    assert clone["id"] != source["id"] and clone["status"] == "pending"
+    assert clone["params"] == ui_server.job(source["id"])["params"]
+    assert clone["model_path"] == source["model_path"] and clone["dataset_paths"] == source["dataset_paths"]

@@ -8,7 +8,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.ui.conftest import DEMO_MODEL, SCREENSHOTS, log_in
 
-PAGES = ["/jobs", "/jobs/new", "/datasets", "/compute", "/settings"]
+PAGES = ["/jobs", "/jobs/new", "/datasets", "/compute", "/pipelines", "/settings"]
 
 
 def local_only(page: Page, server_url: str) -> list[str]:

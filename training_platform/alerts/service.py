@@ -9,7 +9,6 @@ the write of it sends again after the row's lease): receivers drop repeats by th
 
 import json
 import logging
-import random
 import threading
 import time
 import uuid
@@ -33,6 +32,7 @@ from training_platform.alerts.schemas import (
     DeliveryStatus,
 )
 from training_platform.alerts.store import AlertStore
+from training_platform.common.backoff import retry_delay
 from training_platform.common.destinations import Destinations
 from training_platform.db.tables import AlertAttempt, AlertOutbox, AlertTarget, Job
 from training_platform.db.types import utcnow
@@ -82,19 +82,6 @@ def redact_url(url: str) -> str:
         return "…"
     host = f"[{host}]" if ":" in host else host
     return f"{parts.scheme}://{host}{f':{port}' if port else ''}/…"
-
-
-def retry_delay(
-    attempts: int, base: float, cap: float, retry_after: float | None = None, rng: Callable[[], float] = random.random
-) -> float:
-    """The wait after the `attempts`-th failed attempt: base, 2·base, 4·base, … up to `cap`, each drawn from its
-    upper half ("equal jitter") so that the alerts of one outage do not all come back at the same moment; a
-    Retry-After the receiver asked for (Slack's rate limit) is honoured up to `cap`."""
-    delay = min(cap, base * 2.0 ** min(attempts - 1, 62))
-    delay = delay / 2 + rng() * delay / 2
-    if retry_after is not None:
-        delay = max(delay, min(retry_after, cap))
-    return delay
 
 
 @dataclass(frozen=True)

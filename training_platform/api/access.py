@@ -24,6 +24,7 @@ class Access:
 # is set.
 UNSAFE_ROUTES: dict[tuple[str, str], Access] = {
     ("POST", "/jobs"): Access(action="created", kind=ResourceKind.JOB, creates=True),
+    ("POST", "/jobs/spec"): Access(action="created", kind=ResourceKind.JOB, creates=True),
     ("DELETE", "/jobs/{job}"): Access(action="deleted", kind=ResourceKind.JOB, deletes=True),
     # Started, resumed or queued: as the scheduler reports it.
     ("POST", "/jobs/{job}/start"): Access(),
@@ -37,6 +38,8 @@ UNSAFE_ROUTES: dict[tuple[str, str], Access] = {
     ("POST", "/monitoring/{job}/metrics/import"): Access(action="imported", kind=ResourceKind.JOB, creates=True),
     ("POST", "/datasets"): Access(action="registered", kind=ResourceKind.DATASET, creates=True),
     ("POST", "/datasets/upload"): Access(action="registered", kind=ResourceKind.DATASET, creates=True),
+    # Each dataset it registered is the caller's; a dry run registers none.
+    ("POST", "/datasets/import/llamafactory"): Access(action="registered", kind=ResourceKind.DATASET, creates=True),
     ("POST", "/datasets/detect"): Access(viewers=True),  # reads the rows it is sent, changes nothing
     ("PATCH", "/datasets/{dataset}"): Access(action="changed"),
     ("DELETE", "/datasets/{dataset}"): Access(action="deleted", kind=ResourceKind.DATASET, deletes=True),
@@ -70,6 +73,24 @@ UNSAFE_ROUTES: dict[tuple[str, str], Access] = {
     # change by name for the audit log, never with its value.
     ("POST", "/secrets"): Access(),
     ("DELETE", "/secrets/{name}"): Access(),
+    # An admin's (the router requires it): a host's credentials run anything there. Syncing a dataset is what a run
+    # there does first: anyone who may run jobs.
+    ("POST", "/pipelines"): Access(action="created", kind=ResourceKind.PIPELINE, creates=True),
+    ("POST", "/pipelines/validate"): Access(viewers=True),  # checks a definition, changes nothing
+    ("PUT", "/pipelines/{pipeline}"): Access(action="edited"),
+    ("DELETE", "/pipelines/{pipeline}"): Access(action="deleted", kind=ResourceKind.PIPELINE, deletes=True),
+    ("POST", "/pipelines/{pipeline}/start"): Access(action="started"),
+    ("POST", "/pipelines/{pipeline}/resume"): Access(action="resumed"),
+    ("POST", "/pipelines/{pipeline}/cancel"): Access(action="cancelled"),
+    # A worker's (admin-only): each call is a step of one stage task, audited as the stage's own events.
+    ("POST", "/pipelines/{pipeline}/stages/{stage}/claim"): Access(),
+    ("POST", "/pipelines/{pipeline}/stages/{stage}/heartbeat"): Access(),
+    ("POST", "/pipelines/{pipeline}/stages/{stage}/settle"): Access(),
+    ("POST", "/hosts"): Access(action="host added"),
+    ("DELETE", "/hosts/{name}"): Access(action="host removed"),
+    ("POST", "/hosts/{name}/test"): Access(action="host tested"),
+    ("POST", "/hosts/{name}/trust"): Access(action="host key trusted"),
+    ("POST", "/hosts/{name}/datasets/sync"): Access(),
     # Everyone manages their own credentials; the auth router checks the rest (users are an admin's) and audits.
     ("POST", "/auth/login"): Access(viewers=True),
     ("POST", "/auth/logout"): Access(viewers=True),

@@ -3,9 +3,10 @@
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.routing import APIRoute
 
 from training_platform import __version__
-from training_platform.api.errors import install_error_handlers
+from training_platform.api.errors import ErrorBody, install_error_handlers
 from training_platform.api.limits import install_limits
 from training_platform.api.routers import (
     alerts,
@@ -17,9 +18,11 @@ from training_platform.api.routers import (
     engines,
     evaluations,
     health,
+    hosts,
     jobs,
     models,
     monitoring,
+    pipelines,
     playground,
     secrets,
     surgery,
@@ -32,6 +35,12 @@ from training_platform.platform import Platform
 from training_platform.settings import Settings, get_settings
 
 API_PREFIX = "/api/v1"
+
+
+def _operation_id(route: APIRoute) -> str:
+    """The handler's name, unique across the app (api/openapi.py fails on a duplicate): the generated Python client
+    names its functions after it (docs/client.md), `jobs.create_job` rather than `create_job_api_v1_jobs_post`."""
+    return route.name
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -59,6 +68,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Served by install_web from the platform's own copy of Swagger UI; FastAPI's defaults load it from a CDN.
         docs_url=None,
         redoc_url=None,
+        generate_unique_id_function=_operation_id,
+        responses={422: {"model": ErrorBody, "description": "Invalid input: what is wrong with each field"}},
     )
     install_error_handlers(app)
     install_limits(app, settings)
@@ -78,6 +89,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         engines.router,
         demo.router,
         secrets.router,
+        hosts.router,
+        pipelines.router,
         evaluations.router,
         playground.router,
     ):

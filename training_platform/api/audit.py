@@ -69,5 +69,7 @@ class Decision:
         subjects = [(access.kind, resource_id, name) for resource_id, name in created] or [
             (target.kind, target.id, target.name) for target in self.targets
         ]
+        if access.creates and not subjects:
+            return  # a request that could create and created nothing (a dry run, an import of only skipped entries)
         for kind, resource_id, name in subjects or [(None, None, None)]:
             self.auth.audit(principal.name, access.action, kind, resource_id, name, self.client, detail)

@@ -7,6 +7,7 @@ joins them the same way.
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict
 
 from training_platform.common.text import Language, language_of, translated
 from training_platform.errors import (
@@ -18,6 +19,25 @@ from training_platform.errors import (
     UnavailableError,
     field_errors_from_items,
 )
+from training_platform.pipelines.definition import PipelineInvalid
+
+
+class ErrorItem(BaseModel):
+    model_config = ConfigDict(extra="allow")  # a pipeline's problems add their stage, and a cycle its stages
+
+    field: str
+    message: str
+    code: str | None = None
+    row: int | None = None
+    line: int | None = None  # in the YAML the user wrote (a pipeline, a job file)
+
+
+class ErrorBody(BaseModel):
+    """The shape above, for the OpenAPI document (api/app.py declares it as every route's 422): the generated
+    clients parse a 422 by it, not by FastAPI's default validation error, which this API never sends."""
+
+    detail: str
+    errors: list[ErrorItem]
 
 
 def _response(status: int, detail: str) -> JSONResponse:
@@ -27,8 +47,7 @@ def _response(status: int, detail: str) -> JSONResponse:
 def _invalid(request: Request, errors: list[FieldError]) -> JSONResponse:
     language = language_of(request.headers.get("accept-language"))
     items = [_item(error, language) for error in errors]
-    where = [f"{e.field} row {e.row}" if e.row is not None else e.field for e in errors]
-    detail = "; ".join(f"{place}: {item['message']}" for place, item in zip(where, items, strict=True))
+    detail = "; ".join(f"{error.where}: {item['message']}" for error, item in zip(errors, items, strict=True))
     return JSONResponse(status_code=422, content={"detail": detail, "errors": items})
 
 
@@ -36,7 +55,7 @@ def _item(error: FieldError, language: Language) -> dict:
     message = error.message
     if error.code is not None:
         message = translated(error.code, error.params, language, english=error.message)
-    item = {"field": error.field, "message": message, "code": error.code, "row": error.row}
+    item = {"field": error.field, "message": message, "code": error.code, "row": error.row, "line": error.line}
     return {key: value for key, value in item.items() if value is not None}
 
 
@@ -68,6 +87,12 @@ def install_error_handlers(app: FastAPI) -> None:
         response = _response(503, str(error))
         response.headers["Retry-After"] = str(error.retry_after_seconds)
         return response
+
+    @app.exception_handler(PipelineInvalid)
+    async def pipeline_invalid(_request: Request, error: PipelineInvalid):
+        # Each problem with its stage (the stages of a cycle) and its YAML line, beside the field and message.
+        items = [problem.item() for problem in error.problems]
+        return JSONResponse(status_code=422, content={"detail": str(error), "errors": items})
 
     @app.exception_handler(InvalidInputError)
     async def invalid(request: Request, error: InvalidInputError):

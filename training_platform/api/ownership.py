@@ -12,7 +12,12 @@ from training_platform.errors import NotFoundError
 from training_platform.platform import Platform
 
 # Path parameters that name an owned resource, in every router.
-OWNED_PARAMETERS = {"job": ResourceKind.JOB, "dataset": ResourceKind.DATASET, "model": ResourceKind.MODEL}
+OWNED_PARAMETERS = {
+    "job": ResourceKind.JOB,
+    "dataset": ResourceKind.DATASET,
+    "model": ResourceKind.MODEL,
+    "pipeline": ResourceKind.PIPELINE,
+}
 # Parents followed to find who owns a derived dataset (a dedup's or a conversion's version of another).
 MAX_LINEAGE_STEPS = 64
 
@@ -50,6 +55,9 @@ def _resolve(auth: AuthService, platform: Platform, kind: ResourceKind, name_or_
     if kind == ResourceKind.JOB:
         job = platform.jobs.find(name_or_id)
         return Target(kind, job.id, job.name), auth.owner_of(kind, job.id)
+    if kind == ResourceKind.PIPELINE:
+        pipeline_id, name, _ = platform.pipelines.owner_of(name_or_id)
+        return Target(kind, pipeline_id, name), auth.owner_of(kind, pipeline_id)
     if kind == ResourceKind.MODEL:
         model = platform.models.get(name_or_id)
         return Target(kind, model.id, model.name), auth.owner_of(kind, model.id)

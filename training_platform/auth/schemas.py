@@ -15,11 +15,12 @@ class Role(StrEnum):
 
 
 class ResourceKind(StrEnum):
-    """What has an owner. Evaluations and pipelines join when they exist."""
+    """What has an owner (evaluation and surgery runs are jobs)."""
 
     JOB = "job"
     DATASET = "dataset"
     MODEL = "model"
+    PIPELINE = "pipeline"
 
 
 class TokenKind(StrEnum):

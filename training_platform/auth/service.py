@@ -242,7 +242,11 @@ class AuthService:
             raise ForbiddenError(f"{kind} '{what}' belongs to {owner}: members may change only their own")
 
     def record_owner(self, kind: ResourceKind, resource_id: str, principal: Principal) -> None:
-        self.store.add_owner(kind.value, resource_id, principal.name)
+        self.record_owner_name(kind, resource_id, principal.name)
+
+    def record_owner_name(self, kind: ResourceKind, resource_id: str, owner: str) -> None:
+        """What the platform makes for a user on its own (a pipeline stage's job) is theirs as if they had asked."""
+        self.store.add_owner(kind.value, resource_id, owner)
 
     def forget_owner(self, kind: ResourceKind, resource_id: str) -> None:
         self.store.remove_owner(kind.value, resource_id)

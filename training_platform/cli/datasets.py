@@ -153,6 +153,37 @@ def register(
         )
 
 
+@app.command("import-llamafactory")
+def import_llamafactory(
+    path: Annotated[
+        Path,
+        typer.Argument(help="A LLaMA-Factory dataset_info.json, or the folder holding it, on the server's disk."),
+    ],
+    prefix: Annotated[str, typer.Option(help="Put before each entry's name to make the dataset's name.")] = "",
+    dry_run: Annotated[bool, typer.Option(help="Say what would be registered, register nothing.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Register every local dataset a LLaMA-Factory project describes, with its format, columns and tags; hub
+    datasets and what the platform does not train are skipped with the reason. Exits 1 when an entry failed."""
+    body = {"path": str(path.expanduser().resolve()), "prefix": prefix, "dry_run": dry_run}
+    found = client().post("/datasets/import/llamafactory", json=body, timeout=None)
+    if as_json:
+        print_json(found)
+    else:
+        table = Table("entry", "outcome", "dataset", "kind", "format", "why / notes")
+        for entry in found["entries"]:
+            why = "; ".join(filter(None, [entry["reason"], *entry["notes"]]))
+            table.add_row(
+                escape(entry["entry"]), entry["outcome"], escape(entry["dataset"] or ""), entry["kind"] or "",
+                entry["preset"] or "", escape(why),
+            )  # fmt: skip
+        console.print(table)
+        outcomes = [entry["outcome"] for entry in found["entries"]]
+        console.print(", ".join(f"{outcomes.count(o)} {o}" for o in dict.fromkeys(outcomes)) + f" ({found['path']})")
+    if any(entry["outcome"] == "failed" for entry in found["entries"]):
+        raise typer.Exit(1)
+
+
 @app.command("list")
 def list_datasets(as_json: JsonOpt = False) -> None:
     datasets = client().get("/datasets")

@@ -4,8 +4,10 @@ import json
 import time
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import quote
 
 import typer
+from pydantic import Field, create_model
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -18,6 +20,15 @@ app = typer.Typer(help="Create, control and follow training jobs.", no_args_is_h
 JobArg = Annotated[str, typer.Argument(help="Job name or id.")]
 # A job in these statuses is worth following: it runs, or will once its GPUs are free.
 ACTIVE = ("queued", "running")
+# `jobs create` takes the job from a job file or from options: no option is required by itself.
+JobOptions = create_model(
+    "JobOptions",
+    **{
+        name: (info.annotation | None, Field(default=None, description=info.description))
+        for name, info in JobCreate.model_fields.items()
+    },
+)
+OPTION_FLAGS = {"model_path": "--model", "dataset_paths": "--dataset", "eval_dataset_path": "--eval-dataset"}
 FollowOpt = Annotated[bool, typer.Option("--follow", "-f", help="Show live progress until the job stops running.")]
 
 
@@ -46,12 +57,20 @@ def build_params(params_file: Path | None, assignments: list[str]) -> dict[str, 
 
 @app.command()
 @model_options(
-    JobCreate,
-    exclude=("params", "health"),  # given as --param/--health KEY=VALUE and --params-file/--health-file
-    flags={"model_path": "--model", "dataset_paths": "--dataset", "eval_dataset_path": "--eval-dataset"},
+    JobOptions,
+    # params and health are given as --param/--health KEY=VALUE and --params-file/--health-file; trackers (a list of
+    # exports, docs/trackers.md) in a job file (--file) or from the platform's default.
+    exclude=("params", "health", "trackers"),
+    flags=OPTION_FLAGS,
 )
 def create(
     body: dict[str, Any],
+    file: Annotated[
+        Path | None,
+        typer.Option(
+            "--file", "-f", help="A job file (YAML or JSON; docs/jobs.md): the whole job.", exists=True, dir_okay=False
+        ),
+    ] = None,
     param: Annotated[
         list[str], typer.Option("--param", "-p", help="KEY=VALUE, e.g. learning_rate=1e-5 lora.rank=8.")
     ] = [],  # noqa: B006
@@ -67,22 +86,55 @@ def create(
     health_file: Annotated[
         Path | None, typer.Option(help="JSON file of health settings (--health overrides it).")
     ] = None,
-    follow: FollowOpt = False,
+    follow: Annotated[bool, typer.Option("--follow", help="Show live progress until the job stops running.")] = False,
 ) -> None:
-    """Create a job (the options are POST /api/v1/jobs's fields)."""
-    body["model_path"] = local_path(body["model_path"])
-    body["dataset_paths"] = [local_path(path) for path in body["dataset_paths"]]
-    if body.get("eval_dataset_path"):
-        body["eval_dataset_path"] = local_path(body["eval_dataset_path"])
-    body["params"] = build_params(params_file, param)
-    body["health"] = build_params(health_file, health)
-    job = _client().post("/jobs", json=body)
+    """Create a job from a job file (-f), or from options (POST /api/v1/jobs's fields)."""
+    if file is not None:
+        job = _create_from_file(file, body, bool(param or params_file or health or health_file))
+    else:
+        job = _create_from_options(body, param, params_file, health, health_file)
     console.print(f"created job [bold]{job['name']}[/bold] ({job['id']}), status {job['status']}")
     for event in _client().get(f"/jobs/{job['id']}/events"):
         if event["kind"] == "warning":  # what the job was created with despite (jobs/service.py)
             console.print(f"{WARNING}: {escape(event['message'])}")
     if follow and body.get("start"):
         follow_job(job["id"])
+
+
+def _create_from_file(file: Path, body: dict[str, Any], with_params: bool) -> dict:
+    """The file is the whole job: only a new name and --start go with it (other options would leave two answers
+    to one field)."""
+    options = sorted(name for name in body if name not in ("name", "start"))
+    if options or with_params:
+        given = ", ".join(OPTION_FLAGS.get(name, "--" + name.replace("_", "-")) for name in options) or "--param"
+        raise typer.BadParameter(
+            f"the job file holds the whole job: give {given} in it (only --name and --start go with --file)",
+            param_hint="--file",
+        )
+    request = {"text": file.read_text(encoding="utf-8"), "start": bool(body.get("start")), "name": body.get("name")}
+    return _client().post("/jobs/spec", json=request)
+
+
+def _create_from_options(
+    body: dict[str, Any], param: list[str], params_file: Path | None, health: list[str], health_file: Path | None
+) -> dict:
+    missing = [name for name, info in JobCreate.model_fields.items() if info.is_required() and name not in body]
+    if missing:
+        flags = ", ".join(OPTION_FLAGS.get(name, "--" + name.replace("_", "-")) for name in missing)
+        raise typer.BadParameter(f"{flags} needed (or a job file: --file)")
+    body["model_path"] = local_path(body["model_path"])
+    body["dataset_paths"] = [local_path(path) for path in body["dataset_paths"]]
+    if body.get("eval_dataset_path"):
+        body["eval_dataset_path"] = local_path(body["eval_dataset_path"])
+    body["params"] = build_params(params_file, param)
+    body["health"] = build_params(health_file, health)
+    return _client().post("/jobs", json=body)
+
+
+@app.command("export-spec")
+def export_spec(job: JobArg) -> None:
+    """Print the job file that creates this job again (tplat jobs create -f FILE --name NEW)."""
+    print(_client().get(f"/jobs/{quote(job, safe='')}/spec")["text"], end="")
 
 
 @app.command("list")
@@ -265,13 +317,17 @@ def delete(job: JobArg, files: Annotated[bool, typer.Option(help="Also delete it
 @app.command()
 def events(job: JobArg) -> None:
     table = Table("time", "kind", "from", "to", "message")
-    for event in _client().get(f"/jobs/{job}/events"):
+    # Imported here: the generated operations bring every generated model (about a second), which the CLI's other
+    # commands do not need.
+    from training_platform_client.api.jobs import job_events
+
+    for event in _client().call(job_events.sync_detailed, job):
         table.add_row(
-            event["created_at"][:19],
-            event["kind"],
-            event["from_status"] or "",
-            event["to_status"] or "",
-            event["message"],
+            event.created_at.isoformat()[:19],
+            event.kind,
+            event.from_status.value if event.from_status else "",
+            event.to_status.value if event.to_status else "",
+            event.message,
         )
     console.print(table)
 
@@ -279,14 +335,16 @@ def events(job: JobArg) -> None:
 @app.command()
 def checkpoints(job: JobArg) -> None:
     table = Table("name", "step", "kind", "complete", "size (MB)", "path")
-    for item in _client().get(f"/jobs/{job}/checkpoints"):
+    from training_platform_client.api.jobs import job_checkpoints  # imported here: see `events`
+
+    for item in _client().call(job_checkpoints.sync_detailed, job):
         table.add_row(
-            item["name"],
-            str(item["step"] or ""),
-            item["kind"],
-            "yes" if item["complete"] else "NO",
-            f"{item['size_bytes'] / 1e6:.1f}",
-            item["path"],
+            item.name,
+            str(item.step or ""),
+            item.kind,
+            "yes" if item.complete else "NO",
+            f"{item.size_bytes / 1e6:.1f}",
+            item.path,
         )
     console.print(table)
 

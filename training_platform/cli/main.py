@@ -17,9 +17,11 @@ from training_platform.cli import (
     compute,
     datasets,
     evaluations,
+    hosts,
     jobs,
     metrics,
     models,
+    pipelines,
     secrets,
     surgery,
     verl,
@@ -36,6 +38,9 @@ app.add_typer(models.app, name="models")
 app.add_typer(surgery.app, name="surgery")
 app.add_typer(evaluations.app, name="eval")
 app.add_typer(secrets.app, name="secrets")
+app.add_typer(hosts.app, name="hosts")
+app.add_typer(pipelines.app, name="pipelines")
+app.command("worker")(pipelines.worker)
 app.command("chat")(chat.chat)
 app.add_typer(verl.app, name="verl")
 app.add_typer(auth.app, name="auth")

@@ -55,6 +55,11 @@ class JobLayout:
         return self.root / "checkpoints"
 
     @property
+    def exports_dir(self) -> Path:
+        """Checkpoints exported as Hugging Face directories, one folder each."""
+        return self.root / "exports"
+
+    @property
     def final_model_dir(self) -> Path:
         return self.root / "final"
 

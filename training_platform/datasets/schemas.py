@@ -223,3 +223,42 @@ class DetectResult(BaseModel):
     tried: list[PresetTried]
     rows: list[RowOut]  # each row in the platform's shape, or why it cannot be read
     unused_columns: list[str]  # columns nothing will read
+
+
+class LlamaFactoryImport(BaseModel):
+    """A LLaMA-Factory project's dataset_info.json, each local dataset it describes registered where it is
+    (datasets/llamafactory.py)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    path: str = Field(
+        min_length=1,
+        max_length=4096,
+        description="The dataset_info.json on the server's disk, or the folder holding it (LLaMA-Factory's "
+        "dataset_dir), under the data roots.",
+    )
+    prefix: str = Field(
+        default="",
+        max_length=100,
+        pattern=r"^([A-Za-z0-9][A-Za-z0-9._-]*)?$",
+        description="Put before each entry's name to make the dataset's name (e.g. 'lf-').",
+    )
+    dry_run: bool = Field(default=False, description="Say what would be registered, register nothing.")
+
+
+class ImportedEntry(BaseModel):
+    """What became of one entry of a dataset_info.json."""
+
+    entry: str  # its name in the file
+    outcome: Literal["registered", "would_register", "skipped", "failed"]
+    dataset: str | None = None  # the platform's name of the dataset (registered or would be)
+    kind: str | None = None
+    preset: str | None = None  # the format preset it is read with
+    path: str | None = None  # the data file it stands for
+    reason: str | None = None  # why it was skipped or failed
+    notes: list[str] = Field(default_factory=list)  # what of the entry the platform does not apply, and why
+
+
+class LlamaFactoryImportResult(BaseModel):
+    path: str  # the dataset_info.json read
+    entries: list[ImportedEntry]

@@ -7,7 +7,8 @@ deleted, a job's `dataset:<name or id>` resolved) is this module's. The rest has
 - reading.py: a registered dataset's rows and previews, read under the data roots and within the read limits;
 - analysis.py: statistics, and audits as background tasks;
 - semantic.py: the vector index of a dataset's prompts and the search over it;
-- versions.py: new versions, deduplicated or converted.
+- versions.py: new versions, deduplicated or converted;
+- llamafactory.py: a LLaMA-Factory project's dataset_info.json, each local dataset registered through registration.py.
 Those that work on a registered dataset get it looked up here, and the database rows they return are shown here as
 the API's schemas.
 """
@@ -21,7 +22,7 @@ from training_platform.datafiles.kinds import KIND_FIELDS
 from training_platform.datafiles.layout import DATASET_REFERENCE
 from training_platform.datafiles.limits import ReadLimits
 from training_platform.datafiles.presets import PRESETS
-from training_platform.datasets import detection
+from training_platform.datasets import detection, llamafactory
 from training_platform.datasets.analysis import DatasetAnalysis
 from training_platform.datasets.audit import AuditOptions
 from training_platform.datasets.convert import ConvertRequest
@@ -40,6 +41,9 @@ from training_platform.datasets.schemas import (
     DedupRequest,
     DetectRequest,
     DetectResult,
+    ImportedEntry,
+    LlamaFactoryImport,
+    LlamaFactoryImportResult,
     TaskRead,
 )
 from training_platform.datasets.semantic import SemanticSearch
@@ -49,7 +53,7 @@ from training_platform.datasets.store import DatasetStore
 from training_platform.datasets.vectors import Embedder, SearchHit, VectorStore
 from training_platform.datasets.versions import DatasetVersions
 from training_platform.db.tables import DatasetTask, RegisteredDataset
-from training_platform.errors import FieldError, InvalidInputError
+from training_platform.errors import FieldError, InvalidInputError, PlatformError
 from training_platform.models.service import ModelService
 from training_platform.tasks import TaskRunner
 
@@ -112,6 +116,28 @@ class DatasetService:
 
     def detect(self, request: DetectRequest) -> DetectResult:
         return detection.detect(request)
+
+    def import_llamafactory(self, request: LlamaFactoryImport) -> LlamaFactoryImportResult:
+        """Each local dataset a LLaMA-Factory dataset_info.json describes, registered as `register` registers one
+        (the same checks), the others skipped with the reason. An entry that fails is said and stops no other; a
+        dry run checks the entries, their files and the names, and registers nothing."""
+        roots = list(self.registration.path_roots)
+        path = llamafactory.info_path(request.path, roots)
+        info = llamafactory.read_dataset_info(path, self.registration.limits)
+        results = []
+        for planned in llamafactory.plan_import(path, info, request.prefix, roots):
+            results.append(planned.result if planned.request is None else self._import(planned, request.dry_run))
+        return LlamaFactoryImportResult(path=str(path), entries=results)
+
+    def _import(self, planned: llamafactory.PlannedEntry, dry_run: bool) -> ImportedEntry:
+        try:
+            if dry_run:
+                self.registration.check_name_free(planned.request.name)
+                return planned.result
+            self.registration.register(planned.request)
+        except PlatformError as error:
+            return planned.result.model_copy(update={"outcome": "failed", "reason": str(error)})
+        return planned.result.model_copy(update={"outcome": "registered"})
 
     # ---- the catalogue -----------------------------------------------------------------------------------
 

@@ -21,7 +21,8 @@ class Job(SQLModel, table=True):
     name: str = Field(unique=True, index=True, max_length=200)
     algorithm: str = Field(max_length=16)
     engine: str = Field(max_length=32)
-    run_mode: str = Field(default="local", max_length=16)
+    # local, ray, or ssh:<host name> (hosts/)
+    run_mode: str = Field(default="local", max_length=80)
     model_path: str = Field(sa_type=Text)
     dataset_paths: list[str] = Field(sa_column=Column(JSON, nullable=False))
     # Data format per data file that came from a registered dataset (`dataset:<name>`), applied when read: a
@@ -52,6 +53,8 @@ class Job(SQLModel, table=True):
         default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}")
     )
     health: str = Field(default="healthy", max_length=16, sa_column_kwargs={"server_default": "healthy"})
+    # The trackers its metrics are exported to (trackers/schemas.py TrackerSpec as JSON); None: the platform's default.
+    trackers: list[dict[str, Any]] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     created_at: datetime = _timestamp()
     updated_at: datetime = _timestamp()
     started_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
@@ -305,6 +308,28 @@ class AlertOutbox(SQLModel, table=True):
     delivered_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
 
 
+class TrackerExport(SQLModel, table=True):
+    """One job's export to one tracker (training_platform/trackers): its cursor, the last step the tracker acknowledged,
+    moves only after the tracker took the steps up to it, so a restart resumes there and no step is sent twice."""
+
+    __tablename__ = "tracker_exports"
+    __table_args__ = (UniqueConstraint("job_id", "position"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    job_id: str = Field(sa_column=Column(ForeignKey("jobs.id", ondelete="CASCADE"), index=True, nullable=False))
+    position: int  # in the job's list of trackers
+    kind: str = Field(max_length=16)
+    spec: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    status: str = Field(index=True, max_length=16)  # exporting | closed
+    exported_step: int | None = Field(default=None, sa_type=BigInteger)
+    run_ref: str | None = Field(default=None, max_length=200)  # the tracker's run: an MLflow run id, a W&B run id
+    failures: int = 0  # in a row, since the tracker last took a request
+    next_attempt_at: datetime = _timestamp()
+    last_error: str | None = Field(default=None, sa_type=Text)
+    created_at: datetime = _timestamp()
+    updated_at: datetime = _timestamp()
+
+
 class AlertAttempt(SQLModel, table=True):
     """One request made for an outbox row, whatever came of it."""
 
@@ -394,3 +419,101 @@ class Secret(SQLModel, table=True):
     created_at: datetime = _timestamp()
     updated_at: datetime = _timestamp()
     created_by: str | None = Field(default=None, max_length=64)  # the user's name, as resource_owners keeps it
+
+
+class SshHost(SQLModel, table=True):
+    """A remote machine that runs jobs over SSH (hosts/). Its password or private key is in the secrets store
+    (encrypted), never here; its host key is the one trusted on first use."""
+
+    __tablename__ = "ssh_hosts"
+
+    id: str = Field(primary_key=True, max_length=32)
+    name: str = Field(unique=True, index=True, max_length=64)
+    host: str = Field(max_length=255)
+    port: int
+    username: str = Field(max_length=64)
+    auth: str = Field(max_length=16)  # password | key
+    work_dir: str = Field(sa_type=Text)
+    python: str = Field(sa_type=Text)
+    environment: dict[str, str] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    host_key: str | None = Field(default=None, sa_type=Text)  # OpenSSH public key, recorded on first trust
+    # What the last connection test found (runners/ssh/probe.py HostReport) and the devices it gives the queue.
+    report: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    gpus: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    cpus: int | None = None
+    tested_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    created_at: datetime = _timestamp()
+    created_by: str | None = Field(default=None, max_length=64)
+
+
+class HostFile(SQLModel, table=True):
+    """A local file or folder synced to a host (runners/ssh/sync.py): its content hash, where it is there and how
+    far a copy got. `signature` (the files' names, sizes and times) tells when the local one changed."""
+
+    __tablename__ = "host_files"
+    __table_args__ = (UniqueConstraint("host_id", "source_path"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    host_id: str = Field(sa_column=Column(ForeignKey("ssh_hosts.id", ondelete="CASCADE"), index=True, nullable=False))
+    source_path: str = Field(sa_type=Text)
+    signature: str = Field(max_length=64)
+    content_hash: str | None = Field(default=None, max_length=64)
+    remote_path: str | None = Field(default=None, sa_type=Text)
+    state: str = Field(max_length=16)  # syncing | synced | failed
+    bytes_done: int = Field(default=0, sa_type=BigInteger)
+    bytes_total: int = Field(default=0, sa_type=BigInteger)
+    error: str | None = Field(default=None, sa_type=Text)
+    updated_at: datetime = _timestamp()
+
+
+class Pipeline(SQLModel, table=True):
+    """A DAG of stages (pipelines/): its definition as written, and where it stands. The truth of a pipeline is
+    here and in its stages' rows, never in a task queue's result backend."""
+
+    __tablename__ = "pipelines"
+
+    id: str = Field(primary_key=True, max_length=32)
+    name: str = Field(unique=True, index=True, max_length=200)
+    description: str = Field(default="", sa_type=Text)
+    status: str = Field(max_length=16, index=True)  # pipelines/schemas.py PipelineStatus
+    definition: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    text: str | None = Field(default=None, sa_type=Text)  # the YAML it was written in
+    concurrency: int
+    error: str | None = Field(default=None, sa_type=Text)
+    owner: str | None = Field(default=None, max_length=64)
+    created_at: datetime = _timestamp()
+    started_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+class PipelineStage(SQLModel, table=True):
+    """One stage of a pipeline. A task holds it by `task_id` with a lease it renews; every change of hands is a
+    compare-and-set on (status, task_id), so two tasks never both run or settle it."""
+
+    __tablename__ = "pipeline_stages"
+    __table_args__ = (UniqueConstraint("pipeline_id", "name"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    pipeline_id: str = Field(
+        sa_column=Column(ForeignKey("pipelines.id", ondelete="CASCADE"), index=True, nullable=False)
+    )
+    name: str = Field(max_length=64)
+    position: int
+    layer: int
+    spec: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))  # the StageSpec as defined now
+    status: str = Field(max_length=16)  # pipelines/schemas.py StageStatus
+    attempt: int = 0
+    attempts_base: int = 0  # the attempt a resume started from: retries count from here
+    task_id: str | None = Field(default=None, max_length=64)
+    worker: str | None = Field(default=None, max_length=200)
+    lease_expires_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    not_before: datetime | None = Field(default=None, sa_type=UTCDateTime)  # a retry's delay
+    work_kind: str | None = Field(default=None, max_length=16)  # job | dataset_task | job_task
+    work_id: str | None = Field(default=None, max_length=64)
+    work_name: str | None = Field(default=None, max_length=200)  # set before a job is launched: found again after
+    outputs: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    error: str | None = Field(default=None, sa_type=Text)
+    done_spec: str | None = Field(default=None, max_length=64)  # the spec's hash when it completed
+    dispatched_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    started_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)

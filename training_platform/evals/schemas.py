@@ -15,7 +15,7 @@ from training_platform.contract.evaluation import (
     MetricSpec,
     SampleRecord,
 )
-from training_platform.jobs.schemas import JobName, JobRead
+from training_platform.jobs.schemas import JobName, JobRead, RunMode
 
 MAX_COMPARED = 5
 Direction = Literal["improved", "regressed", "unchanged"]
@@ -55,6 +55,7 @@ class EvalSettings(StrictModel):
     confidence: float = Field(default=0.95, gt=0.5, lt=1)
     num_gpus: int = Field(default=0, ge=0, le=1)
     start: bool = True
+    run_mode: RunMode = "local"
 
 
 class EvalRequest(EvalSettings):

@@ -83,7 +83,8 @@ class EvalService:
         target = self._target(request.target, "target", errors)
         params = self._params(request, dataset, target, errors)
         name = request.name or f"eval-{_slug(_target_name(target))}-{uuid.uuid4().hex[:6]}"
-        return self.jobs.create_run(name, params, request.start, dataset=self.datasets.resolve(_reference(dataset)))
+        dataset_file = self.datasets.resolve(_reference(dataset))
+        return self.jobs.create_run(name, params, request.start, dataset=dataset_file, run_mode=request.run_mode)
 
     def sweep(self, request: SweepRequest) -> list[JobRead]:
         """Runs over the job's complete checkpoints, every `every`-th one and its last, and its final model."""
@@ -113,6 +114,7 @@ class EvalService:
                 checked.model_copy(update={"target": target}),
                 request.start,
                 resolved,
+                run_mode=request.run_mode,
             )
             for c, target in zip(chosen, targets, strict=True)
         ]

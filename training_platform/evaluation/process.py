@@ -3,8 +3,9 @@ what it already holds, generate the rest through the target, score each answer, 
 file as it is scored, and write the aggregates with their confidence intervals once every sample is scored.
 
 The sample file is the run's truth and its resume point: a line is appended and flushed to disk once its sample is
-scored, so a run stopped, paused or killed at any moment loses at most the samples in flight, and a resumed run
-never generates or scores a sample twice (each generated batch is logged by index; the tests count them). A line
+scored, so a run stopped, paused or killed at any moment loses at most the batch in flight, and a resumed run
+never records a sample twice and generates again only that batch (each batch is logged by index once generated
+and once recorded; the tests count them). A line
 cut short by a crash is dropped when the file is opened again: it was never complete.
 
 Progress is samples scored of the total, in the status file every engine's process keeps (contract/status.py); a

@@ -13,8 +13,20 @@ from training_platform.contract.surgery import SurgeryOperation
 from training_platform.datafiles.layout import SUPPORTED_TYPES
 from training_platform.jobs.states import JobStatus
 from training_platform.tasks import BackgroundTaskRead
+from training_platform.trackers.schemas import TrackerList
 
 JobName = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")]
+
+
+# Where a run runs: this machine, the Ray cluster (PLATFORM_RAY_ADDRESS), or a host an admin added (GET /hosts).
+RunMode = Annotated[
+    str,
+    Field(
+        max_length=80,
+        pattern=r"^(local|ray|ssh:[A-Za-z0-9][A-Za-z0-9._-]{0,63})$",
+        description="local, ray (PLATFORM_RAY_ADDRESS), or ssh:<host> for a host an admin added (GET /hosts).",
+    ),
+]
 
 
 class JobCreate(BaseModel):
@@ -35,11 +47,17 @@ class JobCreate(BaseModel):
     )
     eval_dataset_path: str | None = None
     params: dict[str, Any] = Field(default_factory=dict, description="Per-algorithm parameters; see /docs.")
-    run_mode: Literal["local", "ray"] = "local"
+    run_mode: RunMode = "local"
     health: HealthSettings = Field(
         default_factory=HealthSettings,
         description='Detector overrides ({"detectors": {"grad_explosion": {"ceiling": 50}}}) and automatic '
         "actions; docs/health.md.",
+    )
+    trackers: TrackerList | None = Field(
+        default=None,
+        description='Where its metrics are exported besides the platform: [{"kind": "tensorboard"}, {"kind": "mlflow", '
+        '"tracking_uri": "http://host:5000", "experiment": "x"}, {"kind": "wandb", "project": "p"}]; none given: '
+        "the platform's default (PLATFORM_TRACKERS); docs/trackers.md.",
     )
     start: bool = Field(default=False, description="Start the job right after creating it.")
 
@@ -91,6 +109,7 @@ class JobRead(BaseModel):
         description="The worst open finding's severity: warning or critical; healthy when there is none (or only info)."
     )
     health_settings: HealthSettings
+    trackers: TrackerList | None = Field(description="Its trackers; null: the platform's default (docs/trackers.md).")
 
 
 class JobEventRead(BaseModel):

@@ -25,7 +25,7 @@ from training_platform.datafiles.layout import DATASET_REFERENCE, checked_data_p
 from training_platform.datafiles.limits import ReadLimits
 from training_platform.db.tables import Job, JobTask
 from training_platform.db.types import utcnow
-from training_platform.engines.base import CheckpointInfo
+from training_platform.engines.base import CheckpointInfo, Engine
 from training_platform.engines.registry import choose_engine, get_engine
 from training_platform.engines.templates import first_row_with_tools, template_drops_in_rows
 from training_platform.errors import (
@@ -46,6 +46,7 @@ from training_platform.jobs.schemas import (
     JobTaskRead,
     Progress,
 )
+from training_platform.jobs.spec import JobFile, JobFileCreate, job_file, read_job_file
 from training_platform.jobs.states import ACTION_SOURCES, JobStatus, allowed_actions
 from training_platform.jobs.store import JobStore
 from training_platform.jobs.supervisor import JobSupervisor
@@ -72,6 +73,10 @@ def is_model_reference(value: str) -> bool:
 # `dataset:<name or id>` → the registered dataset's path and field mapping.
 Source = tuple[str, DataFormat]
 DatasetResolver = Callable[[str], Source]
+
+
+# How each kind of run mode comes to be.
+NOT_CONFIGURED = "ray needs PLATFORM_RAY_ADDRESS; ssh:<host> a host an admin added (GET /hosts)"
 
 
 class JobService:
@@ -113,20 +118,14 @@ class JobService:
 
     # ---- create / read / delete ------------------------------------------------------------------
 
-    def create(self, request: JobCreate) -> JobRead:
+    def create(self, request: JobCreate, formats: dict[str, DataFormat] | None = None) -> JobRead:
+        """`formats`: the data format of data files given as paths, by the path as the request has it (a job
+        file's; jobs/spec.py)."""
         if is_model_reference(request.model_path):
             request = request.model_copy(
                 update={"model_path": self.model_source(request.model_path, "model_path").path}
             )
-        engine = choose_engine(request.engine, request.algorithm, _requested_gpus(request.params))
-        if request.algorithm not in engine.algorithms:
-            raise InvalidInputError([FieldError("algorithm", engine.unsupported_message(request.algorithm))])
-        if request.run_mode not in self.supervisor.runners:
-            raise InvalidInputError(
-                [FieldError("run_mode", f"run mode '{request.run_mode}' is not configured (set PLATFORM_RAY_ADDRESS)")]
-            )
-        train, evaluation, source_errors = self._data_sources(request)
-        params = self._validate(request, train, evaluation, source_errors)
+        engine, train, evaluation, params = self._checked(request, formats=formats)
         warnings = self._template_warnings(request.model_path, [entry for entry in train if entry], request.algorithm)
         job_id = uuid.uuid4().hex
         job = Job(
@@ -145,6 +144,7 @@ class JobService:
             eval_dataset_path=evaluation[0] if evaluation else None,
             params=params.model_dump(mode="json", exclude={"algorithm"}),
             health_settings=request.health.model_dump(mode="json"),
+            trackers=None if request.trackers is None else [spec.model_dump(mode="json") for spec in request.trackers],
             status=JobStatus.PENDING.value,
             output_dir=str(self.jobs_dir / job_id),
         )
@@ -166,15 +166,52 @@ class JobService:
         report(Change("job", job.id, job.name, "created", created=True))
         return self.start(job.id) if request.start else self.view(job)
 
-    def _data_sources(self, request: JobCreate) -> tuple[list[Source | None], Source | None, list[FieldError]]:
+    def create_from_file(self, request: JobFileCreate) -> JobRead:
+        """A job from its job file (jobs/spec.py); every refusal names its line in the file."""
+        document = read_job_file(request.text, request.start, request.name)
+        try:
+            return self.create(document.request, document.formats)
+        except InvalidInputError as error:
+            raise document.located(error) from None
+
+    def job_file(self, name_or_id: str) -> JobFile:
+        return job_file(self.store.find(name_or_id))
+
+    def check(self, request: JobCreate, deferred: frozenset[str] = frozenset()) -> None:
+        """What `create` refuses of a request, creating nothing (a pipeline's train stage is checked so before the
+        pipeline exists). The top-level fields in `deferred` are not known yet (a pipeline's references to earlier
+        stages' outputs): they are checked when the job is created, and so is what needs every field (the
+        engine's own check of the whole run)."""
+        if "model_path" not in deferred and is_model_reference(request.model_path):
+            request = request.model_copy(
+                update={"model_path": self.model_source(request.model_path, "model_path").path}
+            )
+        self._checked(request, deferred)
+
+    def _checked(
+        self, request: JobCreate, deferred: frozenset[str] = frozenset(), formats: dict[str, DataFormat] | None = None
+    ) -> tuple[Engine, list[Source | None], Source | None, TrainingParams | None]:
+        """The engine, data sources and parameters of a request, every problem of them refused at once."""
+        engine = choose_engine(request.engine, request.algorithm, _requested_gpus(request.params))
+        if request.algorithm not in engine.algorithms:
+            raise InvalidInputError([FieldError("algorithm", engine.unsupported_message(request.algorithm))])
+        self._check_run_mode(request.run_mode)
+        train, evaluation, source_errors = self._data_sources(request, deferred, formats or {})
+        return engine, train, evaluation, self._validate(request, train, evaluation, source_errors, deferred)
+
+    def _data_sources(
+        self, request: JobCreate, deferred: frozenset[str], formats: dict[str, DataFormat]
+    ) -> tuple[list[Source | None], Source | None, list[FieldError]]:
         """Each data entry as (absolute path, data format), registered datasets with their own format; None for
-        an entry that is refused (outside the data roots, an unknown dataset), with why."""
+        an entry that is refused (outside the data roots, an unknown dataset), with why, or not known yet."""
         errors: list[FieldError] = []
 
         def source(field: str, entry: str) -> Source | None:
+            if field.partition(".")[0] in deferred:
+                return None
             try:
                 if not entry.startswith(DATASET_REFERENCE):
-                    return str(checked_data_path(entry, self.path_roots, field)), DataFormat()
+                    return str(checked_data_path(entry, self.path_roots, field)), formats.get(entry, DataFormat())
                 return self.resolve_dataset(entry)
             except InvalidInputError as error:
                 errors.extend(error.errors)
@@ -192,15 +229,17 @@ class JobService:
         train: list[Source | None],
         evaluation: Source | None,
         source_errors: list[FieldError],
-    ) -> TrainingParams:
+        deferred: frozenset[str] = frozenset(),
+    ) -> TrainingParams | None:
         """Collect every problem at once, so one round trip shows the user all of them."""
         errors: list[FieldError] = list(source_errors)
+        params = None
         try:
-            params = parse_params(request.algorithm, request.params)
+            params = None if "params" in deferred else parse_params(request.algorithm, request.params)
         except ValidationError as error:
             errors += field_errors_from_pydantic(error, prefix="params")
-            params = None
-        errors += self._check_model_dir("model_path", request.model_path)
+        if "model_path" not in deferred:
+            errors += self._check_model_dir("model_path", request.model_path)
         if isinstance(params, PPOParams):
             problems = self._check_model_dir("params.reward_model_path", params.reward_model_path)
             errors += problems
@@ -273,13 +312,25 @@ class JobService:
         problem = model_dir_problem(directory)
         return [FieldError(field, problem)] if problem else []
 
+    def _check_run_mode(self, run_mode: str) -> None:
+        if run_mode not in self.supervisor.runners:
+            raise InvalidInputError(
+                [FieldError("run_mode", f"run mode '{run_mode}' is not configured: {NOT_CONFIGURED}")]
+            )
+
     def create_run(
-        self, name: str, params: SurgeryParams | EvalParams, start: bool, dataset: tuple[str, DataFormat] | None = None
+        self,
+        name: str,
+        params: SurgeryParams | EvalParams,
+        start: bool,
+        dataset: tuple[str, DataFormat] | None = None,
+        run_mode: str = "local",
     ) -> JobRead:
         """A run of another kind than training (contract/surgery.py, contract/evaluation.py): a job of the engine that
         runs it, queued and supervised like any; `params` are validated, their inputs resolved to model directories
         (and an evaluation's dataset to its file and format) by the caller."""
-        if params.num_gpus and not self.scheduler.devices("local"):
+        self._check_run_mode(run_mode)
+        if params.num_gpus and not self.scheduler.devices(run_mode):
             message = "this server has no GPUs: leave num_gpus at 0 to run it on the CPU"
             raise InvalidInputError([FieldError("num_gpus", message)])
         if self.store.name_taken(name):
@@ -290,7 +341,7 @@ class JobService:
             name=name,
             algorithm=params.algorithm,
             engine=RUN_ENGINE_OF[params.algorithm],
-            run_mode="local",
+            run_mode=run_mode,
             model_path=params.sources[0].path if params.sources else _endpoint_of(params.target),
             dataset_paths=[dataset[0]] if dataset else [],
             dataset_formats={dataset[0]: dataset[1].model_dump(mode="json", exclude_defaults=True)}
@@ -347,7 +398,7 @@ class JobService:
     def checkpoint_source(self, job: Job, found: CheckpointInfo, field: str, adapter: bool = False) -> ModelSource:
         """One of the job's complete checkpoints as a model to read: its directory, or its export where it is sharded
         (a verl checkpoint); refused, naming `field`, when neither is a model directory."""
-        exported = layout_of(job).root / "exports" / found.name
+        exported = layout_of(job).exports_dir / found.name
         path = found.path
         if _model_problem(path, adapter) and exported.is_dir():
             path = exported
@@ -441,7 +492,7 @@ class JobService:
             raise NotFoundError(f"job '{job.name}' has no checkpoint '{checkpoint_name}' (it has: {', '.join(found)})")
         if not checkpoint.complete:
             raise ConflictError(f"checkpoint '{checkpoint_name}' is incomplete (its write was cut short)")
-        target = layout_of(job).root / "exports" / checkpoint_name
+        target = layout_of(job).exports_dir / checkpoint_name
 
         def work(progress: ProgressCallback) -> dict:
             path = engine.export(checkpoint, target, progress)

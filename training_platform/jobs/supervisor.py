@@ -101,7 +101,11 @@ class JobSupervisor:
         self._job_lock = KeyedLocks()  # one per job: its launch and its stops, one at a time
 
     def runner_for(self, job: Job) -> Runner:
-        return self.runners[job.run_mode]
+        """The job's runner; ConflictError when its run mode is not configured (any more: a host was removed)."""
+        runner = self.runners.get(job.run_mode)
+        if runner is None:
+            raise ConflictError(Text.of("job.run_mode_missing", run_mode=job.run_mode).render())
+        return runner
 
     def ending(self, job: Job) -> None:
         """Tell the listeners a job's process ended, before the job leaves running: what the process wrote (its

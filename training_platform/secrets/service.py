@@ -52,6 +52,9 @@ class SecretService:
             raise NotFoundError(f"no secret named '{name}'")
         report(Change("secret", secret.id, secret.name, "deleted"))
 
+    def exists(self, name: str) -> bool:
+        return self.store.get(name) is not None
+
     def reveal(self, name: str) -> str:
         """The value in clear, for the platform's own use (a run's API key): never for an answer."""
         fernet = self._key()

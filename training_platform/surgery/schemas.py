@@ -15,7 +15,7 @@ from training_platform.contract.surgery import (
     ParameterValue,
     SurgeryParams,
 )
-from training_platform.jobs.schemas import JobName
+from training_platform.jobs.schemas import JobName, RunMode
 
 _RUN_FIELDS = SurgeryParams.model_fields  # described once, in the contract
 ModelReference = str  # validated (and resolved) by the service, which names the field
@@ -30,6 +30,7 @@ class RunOptions(StrictModel):
     dtype: OutputDtype | None = Field(default=None, description=_RUN_FIELDS["dtype"].description)
     num_gpus: int = Field(default=0, ge=0, le=1, description=_RUN_FIELDS["num_gpus"].description)
     start: bool = Field(default=True, description="Start the run now (it queues behind others for a GPU).")
+    run_mode: RunMode = "local"
 
 
 class MergeModelRequest(StrictModel):

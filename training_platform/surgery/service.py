@@ -108,7 +108,7 @@ class SurgeryService:
         if params.base_listed_apart:
             fields.insert(0, f"{prefix}base_model")
         self._check_compatible(params.sources, fields)
-        return self.jobs.create_run(request.name, params, request.start)
+        return self.jobs.create_run(request.name, params, request.start, run_mode=request.run_mode)
 
     def average(self, request: AverageRequest) -> JobRead:
         job = self.jobs.find(request.job)
@@ -129,7 +129,7 @@ class SurgeryService:
             num_gpus=request.num_gpus,
         )
         self._check_compatible(sources, [f"job ({c.name})" for c in checkpoints])
-        return self.jobs.create_run(request.name, params, request.start)
+        return self.jobs.create_run(request.name, params, request.start, run_mode=request.run_mode)
 
     def lora_fold(self, request: LoraFoldRequest) -> JobRead:
         adapter = self.jobs.model_source(request.adapter, "adapter", adapter=True)
@@ -150,7 +150,7 @@ class SurgeryService:
         params = _validated(
             LoraFoldParams, base_model=base, adapter=adapter, dtype=request.dtype, num_gpus=request.num_gpus
         )
-        return self.jobs.create_run(request.name, params, request.start)
+        return self.jobs.create_run(request.name, params, request.start, run_mode=request.run_mode)
 
     def _source(self, reference: str, field: str, errors: list[FieldError]) -> ModelSource | None:
         try:

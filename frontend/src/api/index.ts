@@ -1,5 +1,5 @@
 // Every endpoint the UI uses, typed.
-import { del, get, patch, post, request, upload, type Query } from './client'
+import { apiUrl, del, get, patch, post, request, upload, type Query } from './client'
 import type {
   AlertAttempt,
   AlertDelivery,
@@ -9,6 +9,7 @@ import type {
   Anomaly,
   AverageRequest,
   Checkpoint,
+  DatasetSync,
   CompareRequest,
   Comparison,
   EvalCurve,
@@ -18,9 +19,13 @@ import type {
   GpuInfo,
   HealthReport,
   HealthSettings,
+  Host,
+  HostCreate,
+  HostTest,
   Job,
   JobCreateBody,
   JobEvent,
+  JobFile,
   LoginAnswer,
   LogTail,
   LoraFoldRequest,
@@ -30,6 +35,10 @@ import type {
   ModelChoice,
   ModelPreset,
   OpenApiDocument,
+  Pipeline,
+  PipelineCheck,
+  PipelineSummary,
+  PipelineTemplate,
   Recommendation,
   RegisteredModel,
   SamplesPage,
@@ -37,6 +46,7 @@ import type {
   SelectRequest,
   Selection,
   SessionUser,
+  StageTypeInfo,
   SweepRequest,
   SystemInfo,
 } from './types'
@@ -62,6 +72,8 @@ const monitoring = (id: string) => `/monitoring/${encodeURIComponent(id)}`
 const dataset = (id: string) => `/datasets/${encodeURIComponent(id)}`
 const evaluation = (run: string) => `/evaluations/${encodeURIComponent(run)}`
 const alertTarget = (id: string) => `/alerts/targets/${encodeURIComponent(id)}`
+const host = (name: string) => `/hosts/${encodeURIComponent(name)}`
+const pipeline = (name: string) => `/pipelines/${encodeURIComponent(name)}`
 
 export const api = {
   login: (username: string, password: string) => post<LoginAnswer>('/auth/login', { username, password }),
@@ -98,6 +110,10 @@ export const api = {
   jobs: (status: string[] = []) => get<Job[]>('/jobs', { status, limit: 1000 }),
   job: (id: string) => get<Job>(job(id)),
   createJob: (body: JobCreateBody) => post<Job>('/jobs', body),
+  /** The YAML that creates this job again; 409 for a run that is not a training job (a surgery run, an evaluation). */
+  jobFile: (id: string) => get<JobFile>(`${job(id)}/spec`),
+  /** A job from a job file, under `name` instead of the file's when given; a 422's errors carry their YAML line. */
+  createJobFromFile: (text: string, name: string | null, start: boolean) => post<Job>('/jobs/spec', { text, name, start }),
   jobAction: (id: string, action: string) => post<Job>(`${job(id)}/${action}`),
   deleteJob: (id: string) => del(job(id)),
   events: (id: string) => get<JobEvent[]>(`${job(id)}/events`),
@@ -120,6 +136,31 @@ export const api = {
   deleteAlertTarget: (id: string) => del(alertTarget(id)),
   testAlertTarget: (id: string) => post<AlertAttempt>(`${alertTarget(id)}/test`),
   alertDeliveries: (id: string, limit = 50) => get<AlertDelivery[]>(`${alertTarget(id)}/deliveries`, { limit }),
+
+  hosts: () => get<Host[]>('/hosts'),
+  createHost: (body: HostCreate) => post<Host>('/hosts', body),
+  deleteHost: (name: string) => del(host(name)),
+  testHost: (name: string) => post<HostTest>(`${host(name)}/test`),
+  trustHost: (name: string) => post<HostTest>(`${host(name)}/trust`),
+  hostDatasets: (name: string) => get<DatasetSync[]>(`${host(name)}/datasets`),
+  /** Starts copying one dataset (its name or id), or every dataset, to the host; the states come back at once. */
+  syncDatasets: (name: string, dataset: string | null = null) =>
+    post<DatasetSync[]>(`${host(name)}/datasets/sync`, dataset === null ? {} : { dataset }),
+
+  stageTypes: () => get<StageTypeInfo[]>('/pipelines/stage-types'),
+  pipelineTemplates: () => get<PipelineTemplate[]>('/pipelines/templates'),
+  /** Every problem of a YAML definition at once (a 422 whose errors carry their YAML line and stage), or its layers. */
+  validatePipeline: (text: string) => post<PipelineCheck>('/pipelines/validate', { text }),
+  createPipeline: (text: string, start: boolean) => post<Pipeline>('/pipelines', { text, start }),
+  pipelines: () => get<PipelineSummary[]>('/pipelines'),
+  pipeline: (name: string) => get<Pipeline>(pipeline(name)),
+  /** A new definition for a pipeline that is not running; finished stages whose parameters changed become `edited`. */
+  updatePipeline: (name: string, text: string) => request<Pipeline>('PUT', apiUrl(pipeline(name)), { text }),
+  startPipeline: (name: string) => post<Pipeline>(`${pipeline(name)}/start`),
+  /** Runs the failed, cancelled and pending stages again, and the finished ones named in `rerun` (with what follows them). */
+  resumePipeline: (name: string, rerun: string[]) => post<Pipeline>(`${pipeline(name)}/resume`, { rerun }),
+  cancelPipeline: (name: string) => post<Pipeline>(`${pipeline(name)}/cancel`),
+  deletePipeline: (name: string) => del(pipeline(name)),
 
   gpus: () => get<GpuInfo[]>('/compute/gpus'),
   modelPresets: () => get<ModelPreset[]>('/compute/models'),

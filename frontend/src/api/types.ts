@@ -24,8 +24,10 @@ export type Role = Schemas['Role']
 /** The logged-in user: GET /auth/me (which also says how they authenticated), POST /auth/login's `user`. */
 export type SessionUser = Schemas['SessionUser']
 export type LoginAnswer = Schemas['LoginResult']
-/** The body of POST /jobs as the form sends it: the run mode is left to the server. */
-export type JobCreateBody = Omit<Schemas['JobCreate'], 'run_mode'>
+/** The body of POST /jobs as the form sends it, run mode included (one of GET /system's `run_modes`). */
+export type JobCreateBody = Schemas['JobCreate']
+/** A job's job file (GET /jobs/{job}/spec): the YAML that creates an identical job through POST /jobs/spec. */
+export type JobFile = Schemas['JobFile']
 
 /** JSON Schema of one algorithm's parameters, as pydantic writes it. */
 export interface JsonSchemaProperty {
@@ -132,10 +134,11 @@ export type ModelChoice = Schemas['ModelChoice']
 export type MergeMethod = Schemas['MergeMethodRead']
 /** A request body with the fields the API has defaults for left out where the page keeps them. */
 type Defaulted<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>
-/** The surgery requests as the page sends them: on the CPU (num_gpus 0) and started at once, the API's defaults. */
-export type MergeRequest = Defaulted<Schemas['MergeRequest'], 'num_gpus' | 'start' | 'random_seed' | 'parameters'>
-export type AverageRequest = Defaulted<Schemas['AverageRequest'], 'num_gpus' | 'start'>
-export type LoraFoldRequest = Defaulted<Schemas['LoraFoldRequest'], 'num_gpus' | 'start'>
+/** The surgery requests as the page sends them: on the CPU (num_gpus 0), here (run mode local) and started at once,
+ * the API's defaults. */
+export type MergeRequest = Defaulted<Schemas['MergeRequest'], 'num_gpus' | 'start' | 'run_mode' | 'random_seed' | 'parameters'>
+export type AverageRequest = Defaulted<Schemas['AverageRequest'], 'num_gpus' | 'start' | 'run_mode'>
+export type LoraFoldRequest = Defaulted<Schemas['LoraFoldRequest'], 'num_gpus' | 'start' | 'run_mode'>
 export type SelectRequest = Schemas['SelectRequest']
 export type Selection = Schemas['SelectionRead']
 export type SelectedCheckpoint = Schemas['SelectedCheckpoint']
@@ -155,12 +158,12 @@ export type EvalTarget =
   | Defaulted<Schemas['ModelTargetRequest'], 'batch_size'>
   | Defaulted<Schemas['ApiTarget'], 'concurrency' | 'max_retries' | 'timeout_seconds'>
 export type EvalRequest = Omit<
-  Defaulted<Schemas['EvalRequest'], 'num_gpus' | 'start' | 'bootstrap_resamples' | 'confidence'>,
+  Defaulted<Schemas['EvalRequest'], 'num_gpus' | 'start' | 'run_mode' | 'bootstrap_resamples' | 'confidence'>,
   'target'
 > & { target: EvalTarget }
 export type SweepRequest = Defaulted<
   Schemas['SweepRequest'],
-  'num_gpus' | 'start' | 'bootstrap_resamples' | 'confidence' | 'batch_size' | 'include_final'
+  'num_gpus' | 'start' | 'run_mode' | 'bootstrap_resamples' | 'confidence' | 'batch_size' | 'include_final'
 >
 export type EvalMetricRequest = Schemas['MetricRequest']
 export type GenerationSettings = Schemas['GenerationSettings']
@@ -181,3 +184,41 @@ export type ChatRequest = Omit<Schemas['ChatRequest'], 'target' | 'generation'> 
   target: EvalTarget
   generation: Schemas['ChatGeneration']
 }
+
+// ---- remote hosts --------------------------------------------------------------------------------------
+
+export type Host = Schemas['HostRead']
+/** POST /hosts's body: one credential (a password or a private key, with its passphrase if it has one). */
+export type HostCreate = Schemas['HostCreate']
+export type HostAuth = Host['auth']
+export const HOST_AUTHS = membersOf<HostAuth>({ key: true, password: true })
+export type HostReport = Schemas['HostReport']
+export type HostTest = Schemas['HostTest']
+/** A registered dataset's copy on a host. */
+export type DatasetSync = Schemas['DatasetSync']
+export type SyncState = DatasetSync['state']
+export const SYNC_STATES = membersOf<SyncState>({ synced: true, syncing: true, not_synced: true, failed: true })
+
+// ---- pipelines -----------------------------------------------------------------------------------------
+
+export type PipelineStatus = Schemas['PipelineStatus']
+export const PIPELINE_STATUSES = membersOf<PipelineStatus>({ draft: true, running: true, completed: true, failed: true, cancelled: true })
+export type StageStatus = Schemas['StageStatus']
+export const STAGE_STATUSES = membersOf<StageStatus>({
+  pending: true,
+  dispatched: true,
+  running: true,
+  completed: true,
+  failed: true,
+  cancelled: true,
+  skipped: true,
+})
+export type StageType = Schemas['StageType']
+export type PipelineSummary = Schemas['PipelineSummary']
+export type Pipeline = Schemas['PipelineRead']
+export type Stage = Schemas['StageRead']
+export type StageWork = Schemas['WorkRead']
+export type PipelineCheck = Schemas['PipelineCheck']
+export type PipelineTemplate = Schemas['TemplateRead']
+/** A stage type's parameters schema is a JSON Schema that OpenAPI types as any object. */
+export type StageTypeInfo = Omit<Schemas['StageTypeRead'], 'params_schema'> & { params_schema: ParamsSchema }

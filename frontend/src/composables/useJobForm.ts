@@ -4,7 +4,7 @@ import { computed, onMounted, reactive, ref, watch } from 'vue'
 
 import { api } from '../api'
 import type { Dataset } from '../api/datasets'
-import type { AlgorithmInfo, HealthSettings, JobCreateBody, ModelChoice } from '../api/types'
+import type { AlgorithmInfo, HealthSettings, JobCreateBody, ModelChoice, SystemInfo } from '../api/types'
 import { messageOf } from '../errors'
 import { healthBody, healthFields, healthForm } from '../healthForm'
 import {
@@ -30,6 +30,8 @@ export function useJobForm(draft: JobDraft | null) {
   const algorithms = ref<AlgorithmInfo[]>([])
   const choices = ref<ModelChoice[]>([])
   const datasets = ref<Dataset[]>([])
+  /** Where jobs can run here (GET /system): local, ray, and ssh:<host> for each host an admin added. */
+  const runModes = ref<string[]>([])
   const loading = ref(true)
   const failure = ref('')
 
@@ -40,6 +42,7 @@ export function useJobForm(draft: JobDraft | null) {
     model_path: draft?.model_path ?? '',
     dataset_paths: [] as string[],
     eval_dataset_path: '',
+    run_mode: 'local',
     lengthMode: 'epochs',
     num_epochs: '1',
     max_steps: '',
@@ -86,13 +89,17 @@ export function useJobForm(draft: JobDraft | null) {
   onMounted(async () => {
     try {
       let defaults: HealthSettings
-      ;[algorithms.value, choices.value, datasets.value, defaults] = await Promise.all([
+      let system: SystemInfo
+      ;[algorithms.value, choices.value, datasets.value, defaults, system] = await Promise.all([
         api.algorithms(),
         api.modelChoices(),
         api.datasets(),
         api.healthDefaults(),
+        api.system(),
       ])
       health.value = healthForm(defaults)
+      runModes.value = system.run_modes
+      if (!runModes.value.includes(basics.run_mode)) basics.run_mode = runModes.value[0] ?? 'local'
       resetParams()
     } catch (error) {
       failure.value = messageOf(error)
@@ -121,6 +128,7 @@ export function useJobForm(draft: JobDraft | null) {
       dataset_paths: basics.dataset_paths,
       eval_dataset_path: basics.eval_dataset_path.trim() || null,
       params: values,
+      run_mode: basics.run_mode,
       ...(healthValue ? { health: healthValue } : {}),
       start: basics.start,
     }
@@ -134,6 +142,7 @@ export function useJobForm(draft: JobDraft | null) {
     'model_path',
     'dataset_paths',
     'eval_dataset_path',
+    'run_mode',
     'params.num_epochs',
     'params.max_steps',
     ...Object.keys(loraFields.value).map((name) => `params.lora.${name}`),
@@ -149,6 +158,7 @@ export function useJobForm(draft: JobDraft | null) {
   return {
     choices,
     datasets,
+    runModes,
     loading,
     failure,
     basics,

@@ -25,6 +25,8 @@ from training_platform.datasets.schemas import (
     DetectResult,
     FileTypesRead,
     IndexState,
+    LlamaFactoryImport,
+    LlamaFactoryImportResult,
     SearchHitOut,
     SearchRequest,
     TaskRead,
@@ -58,6 +60,13 @@ def file_types() -> FileTypesRead:
 def register_dataset(body: DatasetRegister, platform: PlatformDep) -> DatasetRead:
     """Register a file or a directory already on the server's disk, where it is."""
     return platform.datasets.register(body)
+
+
+@router.post("/import/llamafactory")
+def import_llamafactory(body: LlamaFactoryImport, platform: PlatformDep) -> LlamaFactoryImportResult:
+    """Register every local dataset a LLaMA-Factory dataset_info.json describes, with its format, columns and tags;
+    each entry says whether it was registered, skipped (and why: hub datasets, media, KTO) or failed (and why)."""
+    return platform.datasets.import_llamafactory(body)
 
 
 @router.post("/detect")

@@ -5,6 +5,7 @@ from fastapi.responses import FileResponse
 
 from training_platform.api.deps import LanguageDep, PlatformDep
 from training_platform.jobs.schemas import CheckpointRead, JobCreate, JobEventRead, JobRead, JobTaskRead, LogTail
+from training_platform.jobs.spec import JobFile, JobFileCreate
 from training_platform.jobs.states import JobStatus
 
 router = APIRouter(prefix="/jobs", tags=["jobs"])
@@ -14,6 +15,13 @@ Stream = Literal["stdout", "stderr"]
 @router.post("", status_code=status.HTTP_201_CREATED)
 def create_job(body: JobCreate, platform: PlatformDep) -> JobRead:
     return platform.jobs.create(body)
+
+
+@router.post("/spec", status_code=status.HTTP_201_CREATED)
+def create_job_from_file(body: JobFileCreate, platform: PlatformDep) -> JobRead:
+    """A job from its job file (YAML or JSON: POST /jobs's fields and each data file's format; docs/jobs.md); a
+    422 names each problem's field and its line in the file."""
+    return platform.jobs.create_from_file(body)
 
 
 @router.get("")
@@ -29,6 +37,12 @@ def list_jobs(
 @router.get("/{job}")
 def get_job(job: str, platform: PlatformDep) -> JobRead:
     return platform.jobs.get(job)
+
+
+@router.get("/{job}/spec")
+def job_file(job: str, platform: PlatformDep) -> JobFile:
+    """The job file (YAML) that creates this job again (POST /jobs/spec, under another name)."""
+    return platform.jobs.job_file(job)
 
 
 @router.delete("/{job}", status_code=status.HTTP_204_NO_CONTENT)

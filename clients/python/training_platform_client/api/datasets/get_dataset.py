@@ -1,0 +1,160 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.dataset_read import DatasetRead
+from ...models.error_body import ErrorBody
+from ...types import Response
+
+
+def _get_kwargs(
+    dataset: str,
+) -> dict[str, Any]:
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/datasets/{dataset}".format(
+            dataset=quote(str(dataset), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> DatasetRead | ErrorBody | None:
+    if response.status_code == 200:
+        response_200 = DatasetRead.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(response.json())
+
+        return response_422
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[DatasetRead | ErrorBody]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    dataset: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Response[DatasetRead | ErrorBody]:
+    """Get Dataset
+
+    Args:
+        dataset (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DatasetRead | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        dataset=dataset,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    dataset: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> DatasetRead | ErrorBody | None:
+    """Get Dataset
+
+    Args:
+        dataset (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DatasetRead | ErrorBody
+    """
+
+    return sync_detailed(
+        dataset=dataset,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    dataset: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Response[DatasetRead | ErrorBody]:
+    """Get Dataset
+
+    Args:
+        dataset (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DatasetRead | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        dataset=dataset,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    dataset: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> DatasetRead | ErrorBody | None:
+    """Get Dataset
+
+    Args:
+        dataset (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DatasetRead | ErrorBody
+    """
+
+    return (
+        await asyncio_detailed(
+            dataset=dataset,
+            client=client,
+        )
+    ).parsed

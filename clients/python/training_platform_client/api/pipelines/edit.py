@@ -1,0 +1,202 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error_body import ErrorBody
+from ...models.pipeline_read import PipelineRead
+from ...models.pipeline_source import PipelineSource
+from ...types import Response
+
+
+def _get_kwargs(
+    pipeline: str,
+    *,
+    body: PipelineSource,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "put",
+        "url": "/api/v1/pipelines/{pipeline}".format(
+            pipeline=quote(str(pipeline), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ErrorBody | PipelineRead | None:
+    if response.status_code == 200:
+        response_200 = PipelineRead.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(response.json())
+
+        return response_422
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ErrorBody | PipelineRead]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    pipeline: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: PipelineSource,
+) -> Response[ErrorBody | PipelineRead]:
+    """Edit
+
+     A new definition for a pipeline that is not running; completed stages whose parameters changed are
+    shown
+    as edited and run again only when a resume names them.
+
+    Args:
+        pipeline (str):
+        body (PipelineSource): A definition as YAML text (its problems are reported with their
+            lines) or as JSON.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorBody | PipelineRead]
+    """
+
+    kwargs = _get_kwargs(
+        pipeline=pipeline,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    pipeline: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: PipelineSource,
+) -> ErrorBody | PipelineRead | None:
+    """Edit
+
+     A new definition for a pipeline that is not running; completed stages whose parameters changed are
+    shown
+    as edited and run again only when a resume names them.
+
+    Args:
+        pipeline (str):
+        body (PipelineSource): A definition as YAML text (its problems are reported with their
+            lines) or as JSON.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorBody | PipelineRead
+    """
+
+    return sync_detailed(
+        pipeline=pipeline,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    pipeline: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: PipelineSource,
+) -> Response[ErrorBody | PipelineRead]:
+    """Edit
+
+     A new definition for a pipeline that is not running; completed stages whose parameters changed are
+    shown
+    as edited and run again only when a resume names them.
+
+    Args:
+        pipeline (str):
+        body (PipelineSource): A definition as YAML text (its problems are reported with their
+            lines) or as JSON.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorBody | PipelineRead]
+    """
+
+    kwargs = _get_kwargs(
+        pipeline=pipeline,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    pipeline: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: PipelineSource,
+) -> ErrorBody | PipelineRead | None:
+    """Edit
+
+     A new definition for a pipeline that is not running; completed stages whose parameters changed are
+    shown
+    as edited and run again only when a resume names them.
+
+    Args:
+        pipeline (str):
+        body (PipelineSource): A definition as YAML text (its problems are reported with their
+            lines) or as JSON.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorBody | PipelineRead
+    """
+
+    return (
+        await asyncio_detailed(
+            pipeline=pipeline,
+            client=client,
+            body=body,
+        )
+    ).parsed

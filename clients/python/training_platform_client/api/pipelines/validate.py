@@ -1,0 +1,182 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error_body import ErrorBody
+from ...models.pipeline_check import PipelineCheck
+from ...models.pipeline_source import PipelineSource
+from ...types import Response
+
+
+def _get_kwargs(
+    *,
+    body: PipelineSource,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/pipelines/validate",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ErrorBody | PipelineCheck | None:
+    if response.status_code == 200:
+        response_200 = PipelineCheck.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 422:
+        response_422 = ErrorBody.from_dict(response.json())
+
+        return response_422
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ErrorBody | PipelineCheck]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: PipelineSource,
+) -> Response[ErrorBody | PipelineCheck]:
+    """Validate
+
+     Every problem at once (422), each with its stage, field and YAML line; or the layers it would run
+    in.
+
+    Args:
+        body (PipelineSource): A definition as YAML text (its problems are reported with their
+            lines) or as JSON.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorBody | PipelineCheck]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    body: PipelineSource,
+) -> ErrorBody | PipelineCheck | None:
+    """Validate
+
+     Every problem at once (422), each with its stage, field and YAML line; or the layers it would run
+    in.
+
+    Args:
+        body (PipelineSource): A definition as YAML text (its problems are reported with their
+            lines) or as JSON.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorBody | PipelineCheck
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: PipelineSource,
+) -> Response[ErrorBody | PipelineCheck]:
+    """Validate
+
+     Every problem at once (422), each with its stage, field and YAML line; or the layers it would run
+    in.
+
+    Args:
+        body (PipelineSource): A definition as YAML text (its problems are reported with their
+            lines) or as JSON.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorBody | PipelineCheck]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    body: PipelineSource,
+) -> ErrorBody | PipelineCheck | None:
+    """Validate
+
+     Every problem at once (422), each with its stage, field and YAML line; or the layers it would run
+    in.
+
+    Args:
+        body (PipelineSource): A definition as YAML text (its problems are reported with their
+            lines) or as JSON.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorBody | PipelineCheck
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+        )
+    ).parsed

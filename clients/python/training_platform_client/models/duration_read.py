@@ -1,0 +1,184 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="DurationRead")
+
+
+@_attrs_define
+class DurationRead:
+    """A recommendation's expected duration: per step and, when the request gave the samples, in total.
+
+    Attributes:
+        basis (str): How it was computed and what it was calibrated on.
+        samples_per_step (int):
+        step_seconds (float):
+        step_seconds_high (float):
+        step_seconds_low (float):
+        tokens_per_second (float): Trained tokens per second over every GPU of the job.
+        steps (int | None | Unset):
+        total_seconds (float | None | Unset):
+        total_seconds_high (float | None | Unset):
+        total_seconds_low (float | None | Unset):
+    """
+
+    basis: str
+    samples_per_step: int
+    step_seconds: float
+    step_seconds_high: float
+    step_seconds_low: float
+    tokens_per_second: float
+    steps: int | None | Unset = UNSET
+    total_seconds: float | None | Unset = UNSET
+    total_seconds_high: float | None | Unset = UNSET
+    total_seconds_low: float | None | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        basis = self.basis
+
+        samples_per_step = self.samples_per_step
+
+        step_seconds = self.step_seconds
+
+        step_seconds_high = self.step_seconds_high
+
+        step_seconds_low = self.step_seconds_low
+
+        tokens_per_second = self.tokens_per_second
+
+        steps: int | None | Unset
+        if isinstance(self.steps, Unset):
+            steps = UNSET
+        else:
+            steps = self.steps
+
+        total_seconds: float | None | Unset
+        if isinstance(self.total_seconds, Unset):
+            total_seconds = UNSET
+        else:
+            total_seconds = self.total_seconds
+
+        total_seconds_high: float | None | Unset
+        if isinstance(self.total_seconds_high, Unset):
+            total_seconds_high = UNSET
+        else:
+            total_seconds_high = self.total_seconds_high
+
+        total_seconds_low: float | None | Unset
+        if isinstance(self.total_seconds_low, Unset):
+            total_seconds_low = UNSET
+        else:
+            total_seconds_low = self.total_seconds_low
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "basis": basis,
+                "samples_per_step": samples_per_step,
+                "step_seconds": step_seconds,
+                "step_seconds_high": step_seconds_high,
+                "step_seconds_low": step_seconds_low,
+                "tokens_per_second": tokens_per_second,
+            }
+        )
+        if steps is not UNSET:
+            field_dict["steps"] = steps
+        if total_seconds is not UNSET:
+            field_dict["total_seconds"] = total_seconds
+        if total_seconds_high is not UNSET:
+            field_dict["total_seconds_high"] = total_seconds_high
+        if total_seconds_low is not UNSET:
+            field_dict["total_seconds_low"] = total_seconds_low
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        basis = d.pop("basis")
+
+        samples_per_step = d.pop("samples_per_step")
+
+        step_seconds = d.pop("step_seconds")
+
+        step_seconds_high = d.pop("step_seconds_high")
+
+        step_seconds_low = d.pop("step_seconds_low")
+
+        tokens_per_second = d.pop("tokens_per_second")
+
+        def _parse_steps(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        steps = _parse_steps(d.pop("steps", UNSET))
+
+        def _parse_total_seconds(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        total_seconds = _parse_total_seconds(d.pop("total_seconds", UNSET))
+
+        def _parse_total_seconds_high(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        total_seconds_high = _parse_total_seconds_high(d.pop("total_seconds_high", UNSET))
+
+        def _parse_total_seconds_low(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        total_seconds_low = _parse_total_seconds_low(d.pop("total_seconds_low", UNSET))
+
+        duration_read = cls(
+            basis=basis,
+            samples_per_step=samples_per_step,
+            step_seconds=step_seconds,
+            step_seconds_high=step_seconds_high,
+            step_seconds_low=step_seconds_low,
+            tokens_per_second=tokens_per_second,
+            steps=steps,
+            total_seconds=total_seconds,
+            total_seconds_high=total_seconds_high,
+            total_seconds_low=total_seconds_low,
+        )
+
+        duration_read.additional_properties = d
+        return duration_read
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class EstimateBodyAttention(StrEnum):
+    EAGER = "eager"
+    FLASH = "flash"
+    SDPA = "sdpa"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class GetFindingsSeverityType0Item(StrEnum):
+    CRITICAL = "critical"
+    INFO = "info"
+    WARNING = "warning"
+
+    def __str__(self) -> str:
+        return str(self.value)

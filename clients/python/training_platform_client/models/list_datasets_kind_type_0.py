@@ -1,0 +1,13 @@
+from enum import StrEnum
+
+
+class ListDatasetsKindType0(StrEnum):
+    DPO = "dpo"
+    EVAL = "eval"
+    GRPO = "grpo"
+    GSPO = "gspo"
+    PPO = "ppo"
+    SFT = "sft"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,1 @@
+"""Export of a job's metrics to experiment trackers: TensorBoard, MLflow, W&B (docs/trackers.md)."""
