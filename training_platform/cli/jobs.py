@@ -1,12 +1,14 @@
 """`tplat jobs ...`: create, list, show, control and follow training jobs through the API."""
 
 import json
+import shlex
 import time
 from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import quote
 
 import typer
+import yaml
 from pydantic import Field, create_model
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -58,9 +60,10 @@ def build_params(params_file: Path | None, assignments: list[str]) -> dict[str, 
 @app.command()
 @model_options(
     JobOptions,
-    # params and health are given as --param/--health KEY=VALUE and --params-file/--health-file; trackers (a list of
-    # exports, docs/trackers.md) in a job file (--file) or from the platform's default.
-    exclude=("params", "health", "trackers"),
+    # params and health are given as --param/--health KEY=VALUE and --params-file/--health-file, engine settings as
+    # --setting KEY=VALUE; trackers (a list of exports, docs/trackers.md) in a job file (--file) or from the
+    # platform's default.
+    exclude=("params", "health", "trackers", "engine_settings"),
     flags=OPTION_FLAGS,
 )
 def create(
@@ -86,13 +89,21 @@ def create(
     health_file: Annotated[
         Path | None, typer.Option(help="JSON file of health settings (--health overrides it).")
     ] = None,
+    setting: Annotated[
+        list[str],
+        typer.Option(
+            "--setting",
+            help="KEY=VALUE of the engine's own settings (docs/jobs.md), e.g. use_liger_kernel=true (TRL) or "
+            "actor_rollout_ref.rollout.gpu_memory_utilization=0.6 (verl).",
+        ),
+    ] = [],  # noqa: B006
     follow: Annotated[bool, typer.Option("--follow", help="Show live progress until the job stops running.")] = False,
 ) -> None:
     """Create a job from a job file (-f), or from options (POST /api/v1/jobs's fields)."""
     if file is not None:
-        job = _create_from_file(file, body, bool(param or params_file or health or health_file))
+        job = _create_from_file(file, body, bool(param or params_file or health or health_file or setting))
     else:
-        job = _create_from_options(body, param, params_file, health, health_file)
+        job = _create_from_options(body, param, params_file, health, health_file, setting)
     console.print(f"created job [bold]{job['name']}[/bold] ({job['id']}), status {job['status']}")
     for event in _client().get(f"/jobs/{job['id']}/events"):
         if event["kind"] == "warning":  # what the job was created with despite (jobs/service.py)
@@ -116,7 +127,12 @@ def _create_from_file(file: Path, body: dict[str, Any], with_params: bool) -> di
 
 
 def _create_from_options(
-    body: dict[str, Any], param: list[str], params_file: Path | None, health: list[str], health_file: Path | None
+    body: dict[str, Any],
+    param: list[str],
+    params_file: Path | None,
+    health: list[str],
+    health_file: Path | None,
+    setting: list[str],
 ) -> dict:
     missing = [name for name, info in JobCreate.model_fields.items() if info.is_required() and name not in body]
     if missing:
@@ -128,7 +144,25 @@ def _create_from_options(
         body["eval_dataset_path"] = local_path(body["eval_dataset_path"])
     body["params"] = build_params(params_file, param)
     body["health"] = build_params(health_file, health)
+    # An engine setting's key is the engine's (verl's hold dots): one flat mapping, never nested.
+    body["engine_settings"] = {".".join(key): value for key, value in map(parse_param, setting)}
     return _client().post("/jobs", json=body)
+
+
+@app.command()
+def preview(
+    file: Annotated[
+        Path, typer.Option("--file", "-f", help="A job file (YAML or JSON; docs/jobs.md).", exists=True, dir_okay=False)
+    ],
+    name: Annotated[str | None, typer.Option(help="Check it under this name instead of the file's.")] = None,
+) -> None:
+    """Print what the job file's job would run, checked as creating it would be: its engine, the engine's own
+    configuration (engine settings included) and the command. Nothing is created or started."""
+    request = {"text": file.read_text(encoding="utf-8"), "name": name}
+    shown = _client().post("/jobs/spec/preview", json=request)
+    print(
+        yaml.safe_dump({**shown, "command": shlex.join(shown["command"])}, sort_keys=False, allow_unicode=True), end=""
+    )
 
 
 @app.command("export-spec")

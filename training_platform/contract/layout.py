@@ -16,6 +16,11 @@ class JobLayout:
         return self.root / "run_config.json"
 
     @property
+    def resolved_config_path(self) -> Path:
+        """The configuration the engine resolved from the run (TRL: its trainer config, every field), as it trains."""
+        return self.root / "resolved_config.json"
+
+    @property
     def metrics_path(self) -> Path:
         return self.root / f"{self.job_id}_metrics.jsonl"
 

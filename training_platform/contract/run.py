@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from training_platform.contract.data import DataFormat
 from training_platform.contract.evaluation import EVALUATE, EvalParams
@@ -24,6 +24,15 @@ from training_platform.contract.surgery import (
     SurgeryOperation,
     SurgeryParams,
 )
+
+# Settings of the engine the platform does not model (docs/jobs.md, "Engine settings"): TRL config fields, verl
+# overrides, passed on as they are after the engine's own checks (engines/trl/settings.py, engines/verl/settings.py).
+# Values are data: scalars, or lists of them; a mapping would be a config the platform cannot read through.
+SettingKey = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$", max_length=200)]
+SettingScalar = bool | int | float | Annotated[str, StringConstraints(max_length=1000)] | None
+EngineSettings = Annotated[
+    dict[SettingKey, SettingScalar | Annotated[list[SettingScalar], Field(max_length=64)]], Field(max_length=64)
+]
 
 
 class RunSpec(BaseModel):
@@ -50,6 +59,7 @@ class RunSpec(BaseModel):
     cpu_threads: int = Field(default=0, ge=0, description="torch threads of the process on CPU; 0 lets torch decide.")
     # What the trainer honours itself: the automatic actions it takes, per-layer gradient norms for the heatmap.
     health: HealthSettings = HealthSettings()
+    engine_settings: EngineSettings = {}
 
     @model_validator(mode="after")
     def _devices_split_evenly_over_nodes(self) -> "RunSpec":

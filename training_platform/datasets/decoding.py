@@ -25,6 +25,7 @@ from training_platform.datasets.audit import AuditOptions, AuditReport, audit_ta
 from training_platform.datasets.preview import LossPreview, RowOut, loss_preview, row_out
 from training_platform.datasets.stats import DatasetStats, dataset_stats, label_fields_of
 from training_platform.datasets.tokens import load_tokenizer, token_counter
+from training_platform.engines.trl.settings import CONFIG_MODULES as TRL_CONFIG_MODULES
 from training_platform.errors import FieldError, InvalidInputError
 
 # What the fork server imports once, so that a call costs a fork: the readers, statistics and audits through these
@@ -32,9 +33,10 @@ from training_platform.errors import FieldError, InvalidInputError
 # token counts read a tokenizer.json with the tokenizers library alone (tokens.py).
 PRELOAD = ["training_platform.datasets.decoding", "training_platform.datasets.registration"]
 # A loss preview renders the row with the model's chat template and tokenizes it as the trainer does (TRL's
-# functions, transformers' tokenizers): a worker of its own preloads them, started at the first preview, so a
-# preview costs a fork rather than seconds of imports, and a server nobody previews on never loads them.
-PREVIEW_PRELOAD = [*PRELOAD, "transformers.models.auto.tokenization_auto", "trl.data_utils"]
+# functions, transformers' tokenizers), and a job's TRL engine settings are checked by building TRL's config: a
+# worker of its own preloads them, started at the first use, so a use costs a fork rather than seconds of imports,
+# and a server that never needs them never loads them.
+PREVIEW_PRELOAD = [*PRELOAD, "transformers.models.auto.tokenization_auto", "trl.data_utils", *TRL_CONFIG_MODULES]
 
 
 def decoding_worker(limits: WorkerLimits) -> Worker:

@@ -55,6 +55,10 @@ class Job(SQLModel, table=True):
     health: str = Field(default="healthy", max_length=16, sa_column_kwargs={"server_default": "healthy"})
     # The trackers its metrics are exported to (trackers/schemas.py TrackerSpec as JSON); None: the platform's default.
     trackers: list[dict[str, Any]] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    # Settings passed on to its engine as they are (contract/run.py EngineSettings).
+    engine_settings: dict[str, Any] = Field(
+        default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}")
+    )
     created_at: datetime = _timestamp()
     updated_at: datetime = _timestamp()
     started_at: datetime | None = Field(default=None, sa_type=UTCDateTime)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from training_platform.common.progress import ProgressCallback, ignore_progress
+from training_platform.common.worker import Worker
 from training_platform.contract.layout import JobLayout
 from training_platform.contract.params import Algorithm, TrainingParams
 from training_platform.contract.run import LaunchSpec, RunSpec
@@ -27,6 +28,12 @@ class CheckpointInfo:
     kind: str  # "checkpoint" (resumable) or "final" (exported model)
     created_at: datetime
     size_bytes: int
+
+
+@dataclass(frozen=True)
+class EnginePreview:
+    configuration: dict[str, Any]  # as render() has it: the engine's own configuration
+    command: list[str]
 
 
 @dataclass(frozen=True)
@@ -148,6 +155,21 @@ class Engine(ABC):
     def render(self, spec: RunSpec, device: str) -> dict[str, Any]:
         """The engine's own configuration of the run on `device` ("cuda", "cpu", "mps"), as a user running the
         engine by hand would write it (verl: the command's overrides; TRL: the trainer's arguments)."""
+
+    def setting_problems(self, spec: RunSpec, device: str, worker: Worker) -> list[FieldError]:
+        """Why the job's engine settings (contract/run.py EngineSettings) cannot be passed on to this engine on
+        `device`, each naming `engine_settings.<key>`; `worker` is a decoding worker with the engines' libraries
+        loaded (datasets/decoding.py), for checks only the engine's library can make. By default it takes none."""
+        message = f"the {self.name} engine takes no engine settings"
+        return [FieldError(f"engine_settings.{key}", message) for key in spec.engine_settings]
+
+    def preview(self, spec: RunSpec, device: str) -> EnginePreview:
+        """What the run would be on `device`, nothing written and nothing started."""
+        return EnginePreview(configuration=self.render(spec, device), command=self.launch_argv(spec))
+
+    @abstractmethod
+    def launch_argv(self, spec: RunSpec) -> list[str]:
+        """The command launch_spec starts, nothing written (a preview shows it)."""
 
     @abstractmethod
     def launch_spec(self, spec: RunSpec) -> LaunchSpec:

@@ -26,13 +26,15 @@ class EvaluationEngine(Engine):
     def render(self, spec: RunSpec, device: str) -> dict[str, Any]:
         return spec.params.model_dump(mode="json")
 
-    def launch_spec(self, spec: RunSpec) -> LaunchSpec:
-        config = spec.layout.config_path
-        spec.save(config)  # what the evaluation process reads
-        argv = [sys.executable, "-m", "training_platform.evaluation", "--config", str(config)]
+    def launch_argv(self, spec: RunSpec) -> list[str]:
+        argv = [sys.executable, "-m", "training_platform.evaluation", "--config", str(spec.layout.config_path)]
         if code_dir := reward_code_dir():
             argv += ["--reward-code-dir", str(code_dir)]  # where custom metrics are imported from, as rewards are
-        return LaunchSpec(argv=argv, cwd=spec.layout.root, env=process_environment(spec.cpu_threads))
+        return argv
+
+    def launch_spec(self, spec: RunSpec) -> LaunchSpec:
+        spec.save(spec.layout.config_path)  # what the evaluation process reads
+        return LaunchSpec(argv=self.launch_argv(spec), cwd=spec.layout.root, env=process_environment(spec.cpu_threads))
 
     def list_checkpoints(self, layout: JobLayout) -> list[CheckpointInfo]:
         return []  # an evaluation makes no model

@@ -32,6 +32,7 @@ def run_spec(job: Job, runner: Runner, cpu_threads: int = 0) -> RunSpec:
         in_ray_cluster=runner.in_ray_cluster,
         cpu_threads=cpu_threads,
         health=HealthSettings.model_validate(job.health_settings),
+        engine_settings=job.engine_settings,
     )
 
 

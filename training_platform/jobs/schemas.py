@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from training_platform.contract.data import DataFormat
 from training_platform.contract.health import HealthSettings
 from training_platform.contract.params import Algorithm
+from training_platform.contract.run import EngineSettings
 from training_platform.contract.status import TrainingStatus
 from training_platform.contract.surgery import SurgeryOperation
 from training_platform.datafiles.layout import SUPPORTED_TYPES
@@ -59,7 +60,28 @@ class JobCreate(BaseModel):
         '"tracking_uri": "http://host:5000", "experiment": "x"}, {"kind": "wandb", "project": "p"}]; none given: '
         "the platform's default (PLATFORM_TRACKERS); docs/trackers.md.",
     )
+    engine_settings: EngineSettings = Field(
+        default_factory=dict,
+        description="Advanced: settings of the engine the job's params do not model, passed on as they are after the "
+        'engine\'s own checks: TRL config fields ({"use_liger_kernel": true}), verl overrides '
+        '({"actor_rollout_ref.rollout.gpu_memory_utilization": 0.6}); what the platform sets itself is refused with '
+        "the parameter to change instead. POST /jobs/preview shows the result; docs/jobs.md.",
+    )
     start: bool = Field(default=False, description="Start the job right after creating it.")
+
+
+class JobPreview(BaseModel):
+    """What a job would run, before it exists: nothing is created, written or started."""
+
+    engine: str = Field(description="The engine that would run it (an `auto` request's choice).")
+    device: str = Field(description="What it would train on here: cuda when its run mode has GPUs, else cpu.")
+    configuration: dict[str, Any] = Field(
+        description="The engine's own configuration: TRL's trainer arguments (and LoRA's, accelerate's), or the "
+        "overrides of verl's command; engine settings included."
+    )
+    command: list[str] = Field(description="The command its process would start with (an argument list).")
+    engine_settings: EngineSettings = Field(description="The job's engine settings, as the configuration has them.")
+    output_dir: str = Field(description="Where its files would be: a created job gets a folder of its own instead.")
 
 
 class Progress(BaseModel):
@@ -110,6 +132,7 @@ class JobRead(BaseModel):
     )
     health_settings: HealthSettings
     trackers: TrackerList | None = Field(description="Its trackers; null: the platform's default (docs/trackers.md).")
+    engine_settings: EngineSettings = Field(description="Its engine settings (JobCreate.engine_settings).")
 
 
 class JobEventRead(BaseModel):

@@ -17,6 +17,7 @@ from training_platform.contract import control
 from training_platform.contract.data import DataFormat
 from training_platform.contract.evaluation import EVALUATE, ApiTarget, EvalParams
 from training_platform.contract.params import Algorithm, PPOParams, RuleRewardParams, TrainingParams, parse_params
+from training_platform.contract.run import RunSpec
 from training_platform.contract.status import load_status
 from training_platform.contract.surgery import ModelSource, SurgeryOperation, SurgeryParams
 from training_platform.datafiles.errors import DatasetFileError
@@ -42,6 +43,7 @@ from training_platform.jobs.schemas import (
     JobCreate,
     JobEventRead,
     JobName,
+    JobPreview,
     JobRead,
     JobTaskRead,
     Progress,
@@ -121,12 +123,57 @@ class JobService:
     def create(self, request: JobCreate, formats: dict[str, DataFormat] | None = None) -> JobRead:
         """`formats`: the data format of data files given as paths, by the path as the request has it (a job
         file's; jobs/spec.py)."""
+        engine, job, _, train = self._prepared(request, formats)
+        warnings = self._template_warnings(job.model_path, train, request.algorithm)
+        if self.store.name_taken(request.name):
+            raise ConflictError(f"a job named '{request.name}' already exists")
+        layout_of(job).root.mkdir(parents=True, exist_ok=True)
+        created = dict(algorithm=request.algorithm.value, engine=engine.name)
+        if request.engine != engine.name:
+            job = self.store.add(job, Text.of("job.created_chosen", **created, requested=request.engine))
+        else:
+            job = self.store.add(job, Text.of("job.created", **created))
+        for warning in warnings:
+            self.store.record(job.id, "warning", warning)
+        report(Change("job", job.id, job.name, "created", created=True))
+        return self.start(job.id) if request.start else self.view(job)
+
+    def preview(self, request: JobCreate, formats: dict[str, DataFormat] | None = None) -> JobPreview:
+        """What the job would run: its engine's configuration and command on this server's devices, checked as
+        `create` checks it; nothing is created, written or started."""
+        engine, job, spec, _ = self._prepared(request, formats)
+        device = self._device(request.run_mode)
+        preview = engine.preview(spec, device)
+        return JobPreview(
+            engine=engine.name,
+            device=device,
+            configuration=preview.configuration,
+            command=preview.command,
+            engine_settings=job.engine_settings,
+            output_dir=job.output_dir,
+        )
+
+    def preview_from_file(self, request: JobFileCreate) -> JobPreview:
+        document = read_job_file(request.text, name=request.name)
+        try:
+            return self.preview(document.request, document.formats)
+        except InvalidInputError as error:
+            raise document.located(error) from None
+
+    def _device(self, run_mode: str) -> str:
+        """The kind of device a job of `run_mode` trains on: the GPUs its runner allocates, else the CPU."""
+        return "cuda" if self.scheduler.devices(run_mode) else "cpu"
+
+    def _prepared(
+        self, request: JobCreate, formats: dict[str, DataFormat] | None
+    ) -> tuple[Engine, Job, RunSpec, list[Source]]:
+        """The job a request makes (not stored), its run and its training data, every problem of them refused at
+        once: the engine's own checks of the run and of its engine settings included."""
         if is_model_reference(request.model_path):
             request = request.model_copy(
                 update={"model_path": self.model_source(request.model_path, "model_path").path}
             )
         engine, train, evaluation, params = self._checked(request, formats=formats)
-        warnings = self._template_warnings(request.model_path, [entry for entry in train if entry], request.algorithm)
         job_id = uuid.uuid4().hex
         job = Job(
             id=job_id,
@@ -145,26 +192,22 @@ class JobService:
             params=params.model_dump(mode="json", exclude={"algorithm"}),
             health_settings=request.health.model_dump(mode="json"),
             trackers=None if request.trackers is None else [spec.model_dump(mode="json") for spec in request.trackers],
+            engine_settings=request.engine_settings,
             status=JobStatus.PENDING.value,
             output_dir=str(self.jobs_dir / job_id),
         )
         # A job to be started now is refused here for what would refuse its start: more GPUs than there are.
         devices = self.scheduler.refusal(request.run_mode, params.num_gpus) if request.start else None
         errors = [*engine.refusals(params), *([devices] if devices else [])]
-        if errors := errors or engine.check(run_spec(job, self.supervisor.runners[request.run_mode])):
+        if errors:
             raise InvalidInputError(errors)
-        if self.store.name_taken(request.name):
-            raise ConflictError(f"a job named '{request.name}' already exists")
-        layout_of(job).root.mkdir(parents=True, exist_ok=True)
-        created = dict(algorithm=request.algorithm.value, engine=engine.name)
-        if request.engine != engine.name:
-            job = self.store.add(job, Text.of("job.created_chosen", **created, requested=request.engine))
-        else:
-            job = self.store.add(job, Text.of("job.created", **created))
-        for warning in warnings:
-            self.store.record(job.id, "warning", warning)
-        report(Change("job", job.id, job.name, "created", created=True))
-        return self.start(job.id) if request.start else self.view(job)
+        spec = run_spec(job, self.supervisor.runners[request.run_mode])
+        # The settings first: the engine's check of the whole run would otherwise blame what a refused one breaks.
+        if errors := engine.setting_problems(spec, self._device(request.run_mode), self.templates) or engine.check(
+            spec
+        ):
+            raise InvalidInputError(errors)
+        return engine, job, spec, [entry for entry in train if entry]
 
     def create_from_file(self, request: JobFileCreate) -> JobRead:
         """A job from its job file (jobs/spec.py); every refusal names its line in the file."""

@@ -31,11 +31,12 @@ class SurgeryEngine(Engine):
     def render(self, spec: RunSpec, device: str) -> dict[str, Any]:
         return spec.params.model_dump(mode="json")
 
+    def launch_argv(self, spec: RunSpec) -> list[str]:
+        return [sys.executable, "-m", "training_platform.merging", "--config", str(spec.layout.config_path)]
+
     def launch_spec(self, spec: RunSpec) -> LaunchSpec:
-        config = spec.layout.config_path
-        spec.save(config)  # what the surgery process reads
-        argv = [sys.executable, "-m", "training_platform.merging", "--config", str(config)]
-        return LaunchSpec(argv=argv, cwd=spec.layout.root, env=process_environment(spec.cpu_threads))
+        spec.save(spec.layout.config_path)  # what the surgery process reads
+        return LaunchSpec(argv=self.launch_argv(spec), cwd=spec.layout.root, env=process_environment(spec.cpu_threads))
 
     def list_checkpoints(self, layout: JobLayout) -> list[CheckpointInfo]:
         final = layout.final_model_dir

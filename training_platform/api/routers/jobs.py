@@ -4,7 +4,15 @@ from fastapi import APIRouter, Query, Response, status
 from fastapi.responses import FileResponse
 
 from training_platform.api.deps import LanguageDep, PlatformDep
-from training_platform.jobs.schemas import CheckpointRead, JobCreate, JobEventRead, JobRead, JobTaskRead, LogTail
+from training_platform.jobs.schemas import (
+    CheckpointRead,
+    JobCreate,
+    JobEventRead,
+    JobPreview,
+    JobRead,
+    JobTaskRead,
+    LogTail,
+)
 from training_platform.jobs.spec import JobFile, JobFileCreate
 from training_platform.jobs.states import JobStatus
 
@@ -22,6 +30,19 @@ def create_job_from_file(body: JobFileCreate, platform: PlatformDep) -> JobRead:
     """A job from its job file (YAML or JSON: POST /jobs's fields and each data file's format; docs/jobs.md); a
     422 names each problem's field and its line in the file."""
     return platform.jobs.create_from_file(body)
+
+
+@router.post("/preview")
+def preview_job(body: JobCreate, platform: PlatformDep) -> JobPreview:
+    """What the job would run, checked as POST /jobs checks it: its engine's configuration (engine settings
+    included) and its process's command on this server's devices. Nothing is created, written or started."""
+    return platform.jobs.preview(body)
+
+
+@router.post("/spec/preview")
+def preview_job_file(body: JobFileCreate, platform: PlatformDep) -> JobPreview:
+    """POST /jobs/preview for a job file; a 422 names each problem's field and its line in the file."""
+    return platform.jobs.preview_from_file(body)
 
 
 @router.get("")

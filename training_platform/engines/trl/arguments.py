@@ -27,8 +27,11 @@ from training_platform.contract.params import Algorithm, RuleRewardParams, Train
 from training_platform.contract.run import RunSpec
 
 
-def trainer_arguments(spec: RunSpec, device: str, bf16_supported: bool = True) -> dict[str, Any]:
-    """The trainer config's arguments for the run on `device` ("cuda", "mps", "cpu")."""
+def trainer_arguments(
+    spec: RunSpec, device: str, bf16_supported: bool = True, with_settings: bool = True
+) -> dict[str, Any]:
+    """The trainer config's arguments for the run on `device` ("cuda", "mps", "cpu"): the platform's, then the job's
+    engine settings (settings.py refuses any that would replace one of the platform's)."""
     params = spec.params
     arguments = _common(spec, params, device, bf16_supported)
     if spec.algorithm == Algorithm.SFT:
@@ -37,7 +40,7 @@ def trainer_arguments(spec: RunSpec, device: str, bf16_supported: bool = True) -
         arguments.update(max_length=params.max_length, beta=params.beta)
     else:
         arguments.update(_rl(spec.algorithm, params))
-    return arguments
+    return {**arguments, **spec.engine_settings} if with_settings else arguments
 
 
 def _common(spec: RunSpec, params: TrainingParams, device: str, bf16_supported: bool) -> dict[str, Any]:

@@ -13,14 +13,16 @@ from typing import Any
 
 from training_platform.common.files import write_json_atomic
 from training_platform.common.progress import ProgressCallback, ignore_progress
+from training_platform.common.worker import Worker
 from training_platform.contract.layout import JobLayout
 from training_platform.contract.params import Algorithm
 from training_platform.contract.run import LaunchSpec, RunSpec
-from training_platform.engines.base import Capabilities, CheckpointInfo, Engine, StepProfile
+from training_platform.engines.base import Capabilities, CheckpointInfo, Engine, EnginePreview, StepProfile
 from training_platform.engines.environment import process_environment
 from training_platform.engines.rewards import require_reward_code, reward_code_errors
 from training_platform.engines.trl import checkpoints
-from training_platform.engines.trl.arguments import fsdp_sharding, trainer_arguments
+from training_platform.engines.trl.arguments import fsdp_sharding, lora_arguments, trainer_arguments
+from training_platform.engines.trl.settings import setting_problems
 from training_platform.errors import FieldError
 
 
@@ -70,26 +72,41 @@ class TrlEngine(Engine):
     def render(self, spec: RunSpec, device: str) -> dict[str, Any]:
         return {"trl_arguments": trainer_arguments(spec, device)}
 
-    def launch_spec(self, spec: RunSpec) -> LaunchSpec:
-        config = spec.layout.config_path
-        spec.save(config)  # what the training process reads
-        argv = ["-m", "training_platform.engines.trl", "--config", str(config)]
+    def setting_problems(self, spec: RunSpec, device: str, worker: Worker) -> list[FieldError]:
+        return setting_problems(spec, device, worker)
+
+    def preview(self, spec: RunSpec, device: str) -> EnginePreview:
+        configuration = {**self.render(spec, device), "lora_arguments": lora_arguments(spec.params)}
+        if spec.params.num_gpus > 1:
+            configuration["accelerate_config"] = accelerate_settings(spec)
+        return EnginePreview(configuration=configuration, command=self.launch_argv(spec))
+
+    def launch_argv(self, spec: RunSpec) -> list[str]:
+        argv = ["-m", "training_platform.engines.trl", "--config", str(spec.layout.config_path)]
         if code_dir := require_reward_code(spec.params):
             argv += ["--reward-code-dir", str(code_dir)]  # where the process imports custom reward functions from
         processes = spec.params.num_gpus
         if processes > 1:
-            accelerate_config = spec.layout.root / "accelerate_config.json"
-            write_json_atomic(accelerate_config, accelerate_settings(spec))
             # Port 0: the launcher takes a free port when it starts, which may be long after this is written.
-            launcher = ["accelerate.commands.launch", "--config_file", str(accelerate_config)]
+            launcher = ["accelerate.commands.launch", "--config_file", str(_accelerate_config_path(spec))]
             argv = ["-m", *launcher, "--num_processes", str(processes), "--main_process_port", "0", *argv]
-        return LaunchSpec(argv=[sys.executable, *argv], cwd=spec.layout.root, env=process_environment(spec.cpu_threads))
+        return [sys.executable, *argv]
+
+    def launch_spec(self, spec: RunSpec) -> LaunchSpec:
+        spec.save(spec.layout.config_path)  # what the training process reads
+        if spec.params.num_gpus > 1:
+            write_json_atomic(_accelerate_config_path(spec), accelerate_settings(spec))
+        return LaunchSpec(argv=self.launch_argv(spec), cwd=spec.layout.root, env=process_environment(spec.cpu_threads))
 
     def list_checkpoints(self, layout: JobLayout) -> list[CheckpointInfo]:
         return checkpoints.list_checkpoints(layout)
 
     def export(self, checkpoint: CheckpointInfo, target: Path, progress: ProgressCallback = ignore_progress) -> Path:
         return checkpoints.export(checkpoint.path, target, progress)
+
+
+def _accelerate_config_path(spec: RunSpec) -> Path:
+    return spec.layout.root / "accelerate_config.json"
 
 
 def accelerate_settings(spec: RunSpec) -> dict[str, Any]:

@@ -7,6 +7,7 @@ processes the first (rank 0) writes the job's files: metrics, status, checkpoint
 """
 
 import functools
+import json
 import logging
 import os
 import shutil
@@ -21,6 +22,7 @@ from torch import serialization
 from transformers import AutoModelForCausalLM, AutoTokenizer, PreTrainedTokenizerBase
 from trl import DPOConfig, DPOTrainer, GRPOConfig, GRPOTrainer, SFTConfig, SFTTrainer
 
+from training_platform.common.files import write_json_atomic
 from training_platform.contract.params import Algorithm, RuleRewardParams, SFTParams
 from training_platform.contract.run import RunSpec
 from training_platform.contract.status import TrainingState
@@ -62,6 +64,8 @@ def main(config_path: Path, reward_code_dir: Path | None = None) -> int:
     try:
         trainer = build_trainer(spec, device, reward_code_dir)
         trainer.add_callback(callback)
+        if main_process:  # what TRL made of the platform's arguments and the job's engine settings
+            write_json_atomic(layout.resolved_config_path, json.loads(trainer.args.to_json_string()))
         resume_from = latest_complete(list_checkpoints(layout))
         if resume_from is not None:
             log.info("resuming from %s (step %s)", resume_from.path, resume_from.step)

@@ -402,11 +402,32 @@ def _cpu_workers(actor: str) -> list[str]:
     ]
 
 
-def overrides(spec: RunSpec, target: Target, files: VerlFiles) -> list[str]:
+def platform_overrides(spec: RunSpec, target: Target, files: VerlFiles) -> list[str]:
+    """What the platform sets from the job (its engine settings come after these and may not replace one)."""
     if spec.algorithm == Algorithm.SFT:
-        result = sft_overrides(spec, target, files)
-    else:
-        result = ppo_overrides(spec, target, files)
+        return sft_overrides(spec, target, files)
+    return ppo_overrides(spec, target, files)
+
+
+def setting_overrides(settings: dict) -> list[str]:
+    """A job's engine settings as overrides: `key=value`, each value a literal (strings quoted)."""
+    return [f"{key}={_setting_value(f'engine_settings.{key}', value)}" for key, value in settings.items()]
+
+
+def _setting_value(field: str, value) -> str:
+    if isinstance(value, list):
+        return "[" + ",".join(_setting_value(field, item) for item in value) + "]"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return _bool(value)
+    if isinstance(value, str):
+        return _string(field, value)
+    return _number(value)
+
+
+def overrides(spec: RunSpec, target: Target, files: VerlFiles) -> list[str]:
+    result = [*platform_overrides(spec, target, files), *setting_overrides(spec.engine_settings)]
     check(result)  # what a job's values could still make of them, refused like a hand-written override
     return result
 

@@ -1,12 +1,12 @@
 """Platform side of the verl engine: refusals, offline validation, files and command. Imports no verl."""
 
-import re
 from pathlib import Path
 from typing import Any
 
 from training_platform.common.environment import inherited_environment
-from training_platform.common.paths import OUTSIDE_ROOTS, under_roots
+from training_platform.common.paths import OUTSIDE_ROOTS
 from training_platform.common.progress import ProgressCallback, ignore_progress
+from training_platform.common.worker import Worker
 from training_platform.contract.layout import JobLayout
 from training_platform.contract.params import Algorithm, RLParams, RuleRewardParams, TrainingParams
 from training_platform.contract.run import LaunchSpec, RunSpec
@@ -25,8 +25,9 @@ from training_platform.engines.verl.command import (
 from training_platform.engines.verl.data import convert
 from training_platform.engines.verl.environment import verl_environment
 from training_platform.engines.verl.overrides import check as check_overrides
-from training_platform.engines.verl.overrides import split_override
+from training_platform.engines.verl.overrides import paths_outside_roots
 from training_platform.engines.verl.rewards import write_reward_file
+from training_platform.engines.verl.settings import problem_field, setting_problems
 from training_platform.engines.verl.validate import CommandError, split_command
 from training_platform.engines.verl.validator import pool
 from training_platform.errors import FieldError, InvalidInputError
@@ -46,31 +47,6 @@ def validate_command(argv: list[str]) -> list[dict[str, str]]:
     target = Target.detect()
     env = tuple(sorted(verl_environment_variables(target).items()))
     return pool(target.python, env, get_settings().validation_concurrency).validate(argv)
-
-
-# The last part of a key whose value verl reads as a path: model.path, data.train_files, critic.model.tokenizer_path,
-# trainer.default_local_dir.
-_PATH_KEY = re.compile(r"(?:^|_)(?:path|paths|file|files|dir|dirs)$")
-
-
-def paths_outside_roots(overrides: list[str], roots: list[Path]) -> list[str]:
-    """The keys of overrides naming a file or directory outside the data roots. verl reads such paths while it
-    validates (a model's config, its tokenizer's chat template), so an answer would tell what lies there; a value
-    is taken for a path when it could be one (a `/`, or a leading `~` or `.`) or its key names one (`_PATH_KEY`),
-    in a list too. A relative path is outside: it would name something under the working directory of the process
-    that reads it, never a root (`model.path=somedir`)."""
-    outside = []
-    for override in overrides:
-        _, key, value = split_override(override)
-        path_key = _PATH_KEY.search(key.rsplit(".", 1)[-1]) is not None
-        items = (value or "").strip("[]").split(",")
-        for item in (item.strip().strip("'\"") for item in items):
-            looks_like_path = "/" in item or item.startswith(("~", ".")) or (path_key and item not in ("", "null"))
-            relative = not item.startswith("~") and not Path(item).is_absolute()
-            if looks_like_path and (relative or under_roots(item, roots) is None):
-                outside.append(key)
-                break
-    return outside
 
 
 class VerlEngine(Engine):
@@ -119,8 +95,14 @@ class VerlEngine(Engine):
             message = NO_ROLLOUT.format(algorithm=spec.algorithm.value, python=environment.python)
             return [FieldError("algorithm", message)]
         # The exact command this job would run, composed and checked by verl itself.
-        argv = command(spec, Target.detect(spec.in_ray_cluster), VerlFiles(spec.layout.root))
-        return [FieldError(f"verl:{p['override']}", p["message"]) for p in validate_command(argv)]
+        problems = validate_command(self.launch_argv(spec))
+        return [FieldError(problem_field(spec, p["override"]), p["message"]) for p in problems]
+
+    def setting_problems(self, spec: RunSpec, device: str, worker: Worker) -> list[FieldError]:
+        return setting_problems(spec, Target.assumed(device, spec.in_ray_cluster), get_settings().path_roots)
+
+    def launch_argv(self, spec: RunSpec) -> list[str]:
+        return command(spec, Target.detect(spec.in_ray_cluster), VerlFiles(spec.layout.root))
 
     def render(self, spec: RunSpec, device: str) -> dict[str, Any]:
         return {
@@ -138,7 +120,7 @@ class VerlEngine(Engine):
         if spec.eval_dataset_path:
             convert([spec.eval_dataset_path], files.val, kind, "test", answer_field, spec.dataset_formats)
         target = Target.detect(spec.in_ray_cluster)
-        return LaunchSpec(argv=command(spec, target, files), cwd=spec.layout.root, env=environment(spec, target))
+        return LaunchSpec(argv=self.launch_argv(spec), cwd=spec.layout.root, env=environment(spec, target))
 
     def validate(self, argv: list[str]) -> list[dict[str, str]]:
         """Problems of a hand-written verl command ({override, message}), checked by verl itself, offline.

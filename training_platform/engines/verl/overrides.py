@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from training_platform.common.paths import under_roots
 from training_platform.errors import FieldError, InvalidInputError
 
 # Keys hydra.utils.instantiate acts on (Hydra's documentation, "Instantiating objects"), and the defaults list.
@@ -204,3 +205,28 @@ def _data_refusal(value) -> str | None:
             if reason := _data_refusal(item):
                 return reason
     return None
+
+
+# The last part of a key whose value verl reads as a path: model.path, data.train_files, critic.model.tokenizer_path,
+# trainer.default_local_dir.
+_PATH_KEY = re.compile(r"(?:^|_)(?:path|paths|file|files|dir|dirs)$")
+
+
+def paths_outside_roots(overrides: list[str], roots: list[Path]) -> list[str]:
+    """The keys of overrides naming a file or directory outside the data roots. verl reads such paths while it
+    validates (a model's config, its tokenizer's chat template), so an answer would tell what lies there; a value
+    is taken for a path when it could be one (a `/`, or a leading `~` or `.`) or its key names one (`_PATH_KEY`),
+    in a list too. A relative path is outside: it would name something under the working directory of the process
+    that reads it, never a root (`model.path=somedir`)."""
+    outside = []
+    for override in overrides:
+        _, key, value = split_override(override)
+        path_key = _PATH_KEY.search(key.rsplit(".", 1)[-1]) is not None
+        items = (value or "").strip("[]").split(",")
+        for item in (item.strip().strip("'\"") for item in items):
+            looks_like_path = "/" in item or item.startswith(("~", ".")) or (path_key and item not in ("", "null"))
+            relative = not item.startswith("~") and not Path(item).is_absolute()
+            if looks_like_path and (relative or under_roots(item, roots) is None):
+                outside.append(key)
+                break
+    return outside
