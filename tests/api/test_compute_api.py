@@ -60,6 +60,19 @@ def test_a_recommendation_can_be_posted_as_a_new_jobs_parameters(server, demo_as
     assert finished["status"] == "completed", finished["error"]
 
 
+def test_a_recommendation_carries_what_its_params_cannot_hold_as_engine_settings(server):
+    """verl's rollout engine reserves a share of each GPU that the search sizes: it reaches the job as an engine
+    setting, and the recommended engine's configuration already has it; a TRL recommendation needs none."""
+    body = {"model": "Qwen2.5-7B", "gpu": "H100-80G", "num_gpus": 8, "seq_len": 2048, "algorithm": "ppo"}
+    ppo = server.api.post("/compute/recommend", json=body).json()
+    assert ppo["fits"] and ppo["engine"] == "verl"
+    share = ppo["engine_settings"]["actor_rollout_ref.rollout.gpu_memory_utilization"]
+    assert ppo["configuration"]["gpu_memory_utilization"] == share and 0 < share < 1
+    assert f"actor_rollout_ref.rollout.gpu_memory_utilization={share}" in ppo["verl_overrides"]
+    sft = server.api.post("/compute/recommend", json={**body, "algorithm": "sft"}).json()
+    assert sft["fits"] and sft["engine_settings"] == {}
+
+
 @pytest.mark.parametrize(
     ("change", "field", "fragment"),
     [

@@ -310,6 +310,16 @@ def _suggestions(model: ModelSpec, gpu: Gpu, request: RecommendRequest, reward) 
 # ---- output --------------------------------------------------------------------------------------------
 
 
+def job_engine_settings(recommendation: Recommendation) -> dict[str, Any]:
+    """What the recommendation chose that a job's parameters do not hold, as its engine's own settings (a job's
+    engine_settings): the rollout engine's share of the GPU, where the search sized one (_with_rollout_share)."""
+    request, engine = recommendation.request, recommendation.engine
+    setting = engine.capabilities.step.rollout_memory_setting
+    if setting is None or request.algorithm not in RL_ALGORITHMS or recommendation.estimate.gpu.kind != "cuda":
+        return {}
+    return {setting: request.gpu_memory_utilization}
+
+
 def job_params(recommendation: Recommendation) -> dict[str, Any]:
     """Parameters for POST /api/v1/jobs with the recommended engine, valid for the algorithm as they are."""
     request = recommendation.request

@@ -119,5 +119,10 @@ class RecommendationRead(BaseModel):
     configuration: EstimateRequest | None = None
     estimate: EstimateRead | None = None
     params: dict[str, Any] | None = None
+    engine_settings: dict[str, Any] | None = Field(
+        default=None,
+        description="What it chose that the params do not hold, as the engine's own settings (a job's "
+        "engine_settings): post both, with the engine, to create the job it sized.",
+    )
     verl_overrides: list[str] | None = None
     trl_arguments: dict[str, Any] | None = None

@@ -7,7 +7,7 @@ from typing import Any
 from training_platform.compute.gpus import GiB, Gpu, catalog, get_gpu
 from training_platform.compute.memory import CATEGORIES, Estimate, estimate
 from training_platform.compute.model import PRESETS, ModelSpec, resolve_model
-from training_platform.compute.recommend import Recommendation, job_params, recommend
+from training_platform.compute.recommend import Recommendation, job_engine_settings, job_params, recommend
 from training_platform.compute.schemas import (
     DurationRead,
     EstimateBody,
@@ -61,6 +61,7 @@ class ComputeService:
         if not result.fits:
             return answer
         params = job_params(result)
+        settings = job_engine_settings(result)
         return answer.model_copy(
             update=dict(
                 engine=result.engine.name,
@@ -70,7 +71,8 @@ class ComputeService:
                 configuration=result.request,
                 estimate=_estimate_read(result.estimate, result.speed),
                 params=params,
-                **_engine_configurations(body, gpu, result, params),
+                engine_settings=settings,
+                **_engine_configurations(body, gpu, result, params, settings),
             )
         )
 
@@ -87,9 +89,10 @@ def _resolve(body: EstimateBody | RecommendBody, roots: Sequence[Path]) -> tuple
 
 
 def _engine_configurations(
-    body: RecommendBody, gpu: Gpu, result: Recommendation, params: dict[str, Any]
+    body: RecommendBody, gpu: Gpu, result: Recommendation, params: dict[str, Any], settings: dict[str, Any]
 ) -> dict[str, Any]:
-    """Each engine that can run the recommended parameters, in its own terms (verl overrides, TRL arguments)."""
+    """Each engine that can run the recommended parameters, in its own terms (verl overrides, TRL arguments); the
+    recommended engine's with the settings chosen for it."""
     if body.algorithm == Algorithm.PPO:
         params = {**params, "reward_model_path": body.reward_model or body.model}
     spec = RunSpec(
@@ -102,7 +105,8 @@ def _engine_configurations(
     configurations: dict[str, Any] = {}
     for engine in engines():
         if engine.supports(body.algorithm, body.num_gpus, gpu.kind) and not engine.refusals(spec.params):
-            configurations.update(engine.render(spec, gpu.kind))
+            own = spec.model_copy(update={"engine_settings": settings}) if engine.name == result.engine.name else spec
+            configurations.update(engine.render(own, gpu.kind))
     return configurations
 
 

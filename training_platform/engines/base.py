@@ -62,6 +62,9 @@ class StepProfile:
     rollout: Literal["policy", "vllm"] | None
     # The precision a job's requested one becomes (TRL has no bf16 mixed precision of its own: bf16-amp is bf16).
     precision_as: tuple[tuple[str, str], ...] = ()
+    # The engine setting (contract/run.py EngineSettings) that sets the rollout engine's share of GPU memory, which
+    # the configurator chooses for RL on a GPU; None where no rollout engine reserves one.
+    rollout_memory_setting: str | None = None
 
 
 @dataclass(frozen=True)

@@ -70,6 +70,7 @@ class VerlEngine(Engine):
             reference_bytes=2,  # the reference worker holds bf16 weights
             reference_in_step=False,
             rollout="vllm",
+            rollout_memory_setting="actor_rollout_ref.rollout.gpu_memory_utilization",
         ),
     )
 

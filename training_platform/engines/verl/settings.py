@@ -16,6 +16,7 @@ from training_platform.engines.verl.overrides import paths_outside_roots, refusa
 from training_platform.errors import FieldError, InvalidInputError
 
 SETTING = "engine_settings."
+PLATFORM_SETS = "the platform sets it for this job (from its params, or for the devices it runs on): change the param"
 
 
 def setting_problems(spec: RunSpec, target: Target, roots: list[Path]) -> list[FieldError]:
@@ -31,7 +32,7 @@ def setting_problems(spec: RunSpec, target: Target, roots: list[Path]) -> list[F
     composed = platform_overrides(spec, target, VerlFiles(spec.layout.root))
     platform = {split_override(override)[1] for override in composed}
     problems += [
-        FieldError(SETTING + key, "the platform sets it from the job's params: change the parameter instead")
+        FieldError(SETTING + key, PLATFORM_SETS)
         for key in spec.engine_settings
         if key in platform
     ]
