@@ -140,14 +140,19 @@ from .imported_entry_outcome import ImportedEntryOutcome
 from .index_state import IndexState
 from .initial_loss_settings import InitialLossSettings
 from .job_create import JobCreate
+from .job_create_engine_settings import JobCreateEngineSettings
 from .job_create_params import JobCreateParams
 from .job_event_read import JobEventRead
 from .job_file import JobFile
 from .job_file_create import JobFileCreate
 from .job_logs_stream import JobLogsStream
+from .job_preview import JobPreview
+from .job_preview_configuration import JobPreviewConfiguration
+from .job_preview_engine_settings import JobPreviewEngineSettings
 from .job_read import JobRead
 from .job_read_algorithm_type_2 import JobReadAlgorithmType2
 from .job_read_dataset_formats import JobReadDatasetFormats
+from .job_read_engine_settings import JobReadEngineSettings
 from .job_read_health import JobReadHealth
 from .job_read_params import JobReadParams
 from .job_status import JobStatus
@@ -222,6 +227,7 @@ from .recommend_body import RecommendBody
 from .recommend_body_attention_type_0 import RecommendBodyAttentionType0
 from .recommend_body_precision import RecommendBodyPrecision
 from .recommendation_read import RecommendationRead
+from .recommendation_read_engine_settings_type_0 import RecommendationReadEngineSettingsType0
 from .recommendation_read_params_type_0 import RecommendationReadParamsType0
 from .recommendation_read_trl_arguments_type_0 import RecommendationReadTrlArgumentsType0
 from .remote_gpu import RemoteGpu
@@ -453,14 +459,19 @@ __all__ = (
     "IndexState",
     "InitialLossSettings",
     "JobCreate",
+    "JobCreateEngineSettings",
     "JobCreateParams",
     "JobEventRead",
     "JobFile",
     "JobFileCreate",
     "JobLogsStream",
+    "JobPreview",
+    "JobPreviewConfiguration",
+    "JobPreviewEngineSettings",
     "JobRead",
     "JobReadAlgorithmType2",
     "JobReadDatasetFormats",
+    "JobReadEngineSettings",
     "JobReadHealth",
     "JobReadParams",
     "JobStatus",
@@ -532,6 +543,7 @@ __all__ = (
     "PresetTried",
     "Progress",
     "RecommendationRead",
+    "RecommendationReadEngineSettingsType0",
     "RecommendationReadParamsType0",
     "RecommendationReadTrlArgumentsType0",
     "RecommendBody",

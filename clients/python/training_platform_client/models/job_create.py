@@ -10,6 +10,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.health_settings import HealthSettings
+    from ..models.job_create_engine_settings import JobCreateEngineSettings
     from ..models.job_create_params import JobCreateParams
     from ..models.mlflow_export import MlflowExport
     from ..models.tensor_board_export import TensorBoardExport
@@ -30,6 +31,10 @@ class JobCreate:
             'job:<job>@<checkpoint>', or a registered model: 'model:<name>'.
         name (str):
         engine (str | Unset): trl, verl, or auto (verl where it can run the algorithm here). Default: 'trl'.
+        engine_settings (JobCreateEngineSettings | Unset): Advanced: settings of the engine the job's params do not
+            model, passed on as they are after the engine's own checks: TRL config fields ({"use_liger_kernel": true}), verl
+            overrides ({"actor_rollout_ref.rollout.gpu_memory_utilization": 0.6}); what the platform sets itself is refused
+            with the parameter to change instead. POST /jobs/preview shows the result; docs/jobs.md.
         eval_dataset_path (None | str | Unset):
         health (HealthSettings | Unset): A job's `health` field: detector overrides and automatic actions.
         params (JobCreateParams | Unset): Per-algorithm parameters; see /docs.
@@ -47,6 +52,7 @@ class JobCreate:
     model_path: str
     name: str
     engine: str | Unset = "trl"
+    engine_settings: JobCreateEngineSettings | Unset = UNSET
     eval_dataset_path: None | str | Unset = UNSET
     health: HealthSettings | Unset = UNSET
     params: JobCreateParams | Unset = UNSET
@@ -67,6 +73,10 @@ class JobCreate:
         name = self.name
 
         engine = self.engine
+
+        engine_settings: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.engine_settings, Unset):
+            engine_settings = self.engine_settings.to_dict()
 
         eval_dataset_path: None | str | Unset
         if isinstance(self.eval_dataset_path, Unset):
@@ -117,6 +127,8 @@ class JobCreate:
         )
         if engine is not UNSET:
             field_dict["engine"] = engine
+        if engine_settings is not UNSET:
+            field_dict["engine_settings"] = engine_settings
         if eval_dataset_path is not UNSET:
             field_dict["eval_dataset_path"] = eval_dataset_path
         if health is not UNSET:
@@ -135,6 +147,7 @@ class JobCreate:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.health_settings import HealthSettings  # noqa: PLC0415
+        from ..models.job_create_engine_settings import JobCreateEngineSettings  # noqa: PLC0415
         from ..models.job_create_params import JobCreateParams  # noqa: PLC0415
         from ..models.mlflow_export import MlflowExport  # noqa: PLC0415
         from ..models.tensor_board_export import TensorBoardExport  # noqa: PLC0415
@@ -150,6 +163,13 @@ class JobCreate:
         name = d.pop("name")
 
         engine = d.pop("engine", UNSET)
+
+        _engine_settings = d.pop("engine_settings", UNSET)
+        engine_settings: JobCreateEngineSettings | Unset
+        if isinstance(_engine_settings, Unset):
+            engine_settings = UNSET
+        else:
+            engine_settings = JobCreateEngineSettings.from_dict(_engine_settings)
 
         def _parse_eval_dataset_path(data: object) -> None | str | Unset:
             if data is None:
@@ -230,6 +250,7 @@ class JobCreate:
             model_path=model_path,
             name=name,
             engine=engine,
+            engine_settings=engine_settings,
             eval_dataset_path=eval_dataset_path,
             health=health,
             params=params,

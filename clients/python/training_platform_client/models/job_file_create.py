@@ -15,7 +15,7 @@ class JobFileCreate:
     """
     Attributes:
         text (str): The job file: YAML or JSON, at most 262144 bytes; its keys: name, algorithm, engine, model_path,
-            dataset_paths, eval_dataset_path, params, run_mode, health, trackers, dataset_formats.
+            dataset_paths, eval_dataset_path, params, run_mode, health, trackers, engine_settings, dataset_formats.
         name (None | str | Unset): Create it under this name instead of the file's.
         start (bool | Unset): Start the job right after creating it. Default: False.
     """

@@ -16,6 +16,7 @@ from ..models.surgery_operation import SurgeryOperation
 if TYPE_CHECKING:
     from ..models.health_settings import HealthSettings
     from ..models.job_read_dataset_formats import JobReadDatasetFormats
+    from ..models.job_read_engine_settings import JobReadEngineSettings
     from ..models.job_read_params import JobReadParams
     from ..models.mlflow_export import MlflowExport
     from ..models.progress import Progress
@@ -37,6 +38,7 @@ class JobRead:
         dataset_formats (JobReadDatasetFormats):
         dataset_paths (list[str]):
         engine (str):
+        engine_settings (JobReadEngineSettings): Its engine settings (JobCreate.engine_settings).
         error (None | str):
         eval_dataset_path (None | str):
         exit_code (int | None):
@@ -69,6 +71,7 @@ class JobRead:
     dataset_formats: JobReadDatasetFormats
     dataset_paths: list[str]
     engine: str
+    engine_settings: JobReadEngineSettings
     error: None | str
     eval_dataset_path: None | str
     exit_code: int | None
@@ -116,6 +119,8 @@ class JobRead:
         dataset_paths = self.dataset_paths
 
         engine = self.engine
+
+        engine_settings = self.engine_settings.to_dict()
 
         error: None | str
         error = self.error
@@ -203,6 +208,7 @@ class JobRead:
                 "dataset_formats": dataset_formats,
                 "dataset_paths": dataset_paths,
                 "engine": engine,
+                "engine_settings": engine_settings,
                 "error": error,
                 "eval_dataset_path": eval_dataset_path,
                 "exit_code": exit_code,
@@ -233,6 +239,7 @@ class JobRead:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.health_settings import HealthSettings  # noqa: PLC0415
         from ..models.job_read_dataset_formats import JobReadDatasetFormats  # noqa: PLC0415
+        from ..models.job_read_engine_settings import JobReadEngineSettings  # noqa: PLC0415
         from ..models.job_read_params import JobReadParams  # noqa: PLC0415
         from ..models.mlflow_export import MlflowExport  # noqa: PLC0415
         from ..models.progress import Progress  # noqa: PLC0415
@@ -277,6 +284,8 @@ class JobRead:
         dataset_paths = cast(list[str], d.pop("dataset_paths"))
 
         engine = d.pop("engine")
+
+        engine_settings = JobReadEngineSettings.from_dict(d.pop("engine_settings"))
 
         def _parse_error(data: object) -> None | str:
             if data is None:
@@ -439,6 +448,7 @@ class JobRead:
             dataset_formats=dataset_formats,
             dataset_paths=dataset_paths,
             engine=engine,
+            engine_settings=engine_settings,
             error=error,
             eval_dataset_path=eval_dataset_path,
             exit_code=exit_code,

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from ..models.duration_read import DurationRead
     from ..models.estimate_read import EstimateRead
     from ..models.estimate_request import EstimateRequest
+    from ..models.recommendation_read_engine_settings_type_0 import RecommendationReadEngineSettingsType0
     from ..models.recommendation_read_params_type_0 import RecommendationReadParamsType0
     from ..models.recommendation_read_trl_arguments_type_0 import RecommendationReadTrlArgumentsType0
 
@@ -33,6 +34,9 @@ class RecommendationRead:
             configuration (EstimateRequest | None | Unset):
             duration (DurationRead | None | Unset): Expected time per step and in total.
             engine (None | str | Unset):
+            engine_settings (None | RecommendationReadEngineSettingsType0 | Unset): What it chose that the params do not
+                hold, as the engine's own settings (a job's engine_settings): post both, with the engine, to create the job it
+                sized.
             estimate (EstimateRead | None | Unset):
             gradient_accumulation (int | None | Unset):
             micro_batch (int | None | Unset):
@@ -49,6 +53,7 @@ class RecommendationRead:
     configuration: EstimateRequest | None | Unset = UNSET
     duration: DurationRead | None | Unset = UNSET
     engine: None | str | Unset = UNSET
+    engine_settings: None | RecommendationReadEngineSettingsType0 | Unset = UNSET
     estimate: EstimateRead | None | Unset = UNSET
     gradient_accumulation: int | None | Unset = UNSET
     micro_batch: int | None | Unset = UNSET
@@ -61,6 +66,9 @@ class RecommendationRead:
         from ..models.duration_read import DurationRead  # noqa: PLC0415
         from ..models.estimate_read import EstimateRead  # noqa: PLC0415
         from ..models.estimate_request import EstimateRequest  # noqa: PLC0415
+        from ..models.recommendation_read_engine_settings_type_0 import (
+            RecommendationReadEngineSettingsType0,  # noqa: PLC0415
+        )
         from ..models.recommendation_read_params_type_0 import RecommendationReadParamsType0  # noqa: PLC0415
         from ..models.recommendation_read_trl_arguments_type_0 import (
             RecommendationReadTrlArgumentsType0,  # noqa: PLC0415
@@ -97,6 +105,14 @@ class RecommendationRead:
             engine = UNSET
         else:
             engine = self.engine
+
+        engine_settings: dict[str, Any] | None | Unset
+        if isinstance(self.engine_settings, Unset):
+            engine_settings = UNSET
+        elif isinstance(self.engine_settings, RecommendationReadEngineSettingsType0):
+            engine_settings = self.engine_settings.to_dict()
+        else:
+            engine_settings = self.engine_settings
 
         estimate: dict[str, Any] | None | Unset
         if isinstance(self.estimate, Unset):
@@ -160,6 +176,8 @@ class RecommendationRead:
             field_dict["duration"] = duration
         if engine is not UNSET:
             field_dict["engine"] = engine
+        if engine_settings is not UNSET:
+            field_dict["engine_settings"] = engine_settings
         if estimate is not UNSET:
             field_dict["estimate"] = estimate
         if gradient_accumulation is not UNSET:
@@ -180,6 +198,9 @@ class RecommendationRead:
         from ..models.duration_read import DurationRead  # noqa: PLC0415
         from ..models.estimate_read import EstimateRead  # noqa: PLC0415
         from ..models.estimate_request import EstimateRequest  # noqa: PLC0415
+        from ..models.recommendation_read_engine_settings_type_0 import (
+            RecommendationReadEngineSettingsType0,  # noqa: PLC0415
+        )
         from ..models.recommendation_read_params_type_0 import RecommendationReadParamsType0  # noqa: PLC0415
         from ..models.recommendation_read_trl_arguments_type_0 import (
             RecommendationReadTrlArgumentsType0,  # noqa: PLC0415
@@ -238,6 +259,23 @@ class RecommendationRead:
             return cast(None | str | Unset, data)
 
         engine = _parse_engine(d.pop("engine", UNSET))
+
+        def _parse_engine_settings(data: object) -> None | RecommendationReadEngineSettingsType0 | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                engine_settings_type_0 = RecommendationReadEngineSettingsType0.from_dict(data)
+
+                return engine_settings_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | RecommendationReadEngineSettingsType0 | Unset, data)
+
+        engine_settings = _parse_engine_settings(d.pop("engine_settings", UNSET))
 
         def _parse_estimate(data: object) -> EstimateRead | None | Unset:
             if data is None:
@@ -334,6 +372,7 @@ class RecommendationRead:
             configuration=configuration,
             duration=duration,
             engine=engine,
+            engine_settings=engine_settings,
             estimate=estimate,
             gradient_accumulation=gradient_accumulation,
             micro_batch=micro_batch,

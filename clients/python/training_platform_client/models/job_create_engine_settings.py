@@ -1,0 +1,51 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="JobCreateEngineSettings")
+
+
+@_attrs_define
+class JobCreateEngineSettings:
+    """Advanced: settings of the engine the job's params do not model, passed on as they are after the engine's own checks:
+    TRL config fields ({"use_liger_kernel": true}), verl overrides ({"actor_rollout_ref.rollout.gpu_memory_utilization":
+    0.6}); what the platform sets itself is refused with the parameter to change instead. POST /jobs/preview shows the
+    result; docs/jobs.md.
+
+    """
+
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        job_create_engine_settings = cls()
+
+        job_create_engine_settings.additional_properties = d
+        return job_create_engine_settings
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
