@@ -10,7 +10,7 @@ import psutil
 import pytest
 
 from tests.support.helpers import ServerProcess, wait_until
-from tests.support.jobs import sft_body
+from tests.support.jobs import example_params, sft_body
 
 pytestmark = pytest.mark.slow
 
@@ -79,7 +79,7 @@ def test_dpo_trains_and_its_loss_falls(server, demo_assets):
         algorithm="dpo",
         model_path=str(demo_assets["model"]),
         dataset_paths=[str(demo_assets["dpo"])],
-        params=dict(learning_rate=5e-3, batch_size=16, micro_batch_size=16, max_steps=24, beta=0.1, save_interval=12),
+        params=example_params("trl-dpo"),
         start=True,
     )
     job = server.create_job(**body)
@@ -98,20 +98,7 @@ def test_grpo_continues_from_the_sft_model_with_rule_rewards(server, demo_assets
         algorithm="grpo",
         model_path=str(Path(sft_job["output_dir"]) / "final"),
         dataset_paths=[str(demo_assets["grpo"])],
-        params=dict(
-            learning_rate=1e-4,
-            batch_size=4,
-            rollout_n=4,
-            micro_batch_size=16,
-            max_steps=4,
-            max_response_length=12,
-            kl_coef=0.04,
-            save_interval=2,
-            rewards=[
-                {"type": "math_verify", "extraction": "last_number", "comparison": "numeric"},
-                {"type": "format_check", "pattern": r"The answer is -?\d+\.", "weight": 0.5},
-            ],
-        ),
+        params=example_params("trl-grpo"),
         start=True,
     )
     job = server.wait_for_status(server.create_job(**body)["id"], "completed", "failed")

@@ -7,13 +7,13 @@ from pathlib import Path
 import pytest
 from websockets.sync.client import connect
 
+from tests.support.jobs import example_params
+
 pytestmark = pytest.mark.slow
 
 
 def verl_sft(demo_assets, name: str, **params) -> dict:
-    defaults = dict(
-        learning_rate=3e-3, batch_size=16, micro_batch_size=8, max_steps=40, save_interval=10, max_length=64
-    )
+    defaults = example_params("verl-sft")
     return dict(
         name=name,
         algorithm="sft",

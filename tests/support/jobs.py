@@ -1,8 +1,11 @@
 """A job row as the jobs service would have made it, for tests that wire the platform's pieces by hand; the body of
-a demo SFT job, for tests that create one through the API."""
+a demo SFT job, for tests that create one through the API; the parameters of the repository's example job files
+(examples/), which the end-to-end tests train with: each example is run by the tests that way."""
 
 import uuid
 from pathlib import Path
+
+import yaml
 
 from training_platform.db.tables import Job
 from training_platform.jobs.states import JobStatus
@@ -28,9 +31,17 @@ def add_job(store: JobStore, root: Path, status: JobStatus = JobStatus.COMPLETED
     return store.add(job, "made by a test")
 
 
+EXAMPLES = Path(__file__).parents[2] / "examples"
+
+
+def example_params(name: str) -> dict:
+    """The params of examples/<name>.yaml."""
+    return yaml.safe_load((EXAMPLES / f"{name}.yaml").read_text())["params"]
+
+
 def sft_body(demo_assets, name: str, **params) -> dict:
-    """A demo SFT job's body (POST /jobs): the session's demo model and data, `params` over the defaults."""
-    defaults = dict(learning_rate=3e-3, batch_size=16, micro_batch_size=16, max_steps=200, save_interval=50)
+    """A demo SFT job's body (POST /jobs): the session's demo model and data, `params` over examples/trl-sft.yaml's."""
+    defaults = example_params("trl-sft")
     return dict(
         name=name,
         algorithm="sft",

@@ -16,21 +16,11 @@ import psutil
 from websockets.sync.client import connect
 
 from tests.support.helpers import ServerProcess, session_members, wait_until
+from tests.support.jobs import example_params
 
-RL_PARAMS = {
-    "learning_rate": 1e-2,  # large, so that three steps visibly move the tiny policy
-    "batch_size": 4,
-    "micro_batch_size": 4,
-    "rollout_n": 4,
-    "max_steps": 3,
-    "save_interval": 2,
-    "max_prompt_length": 64,
-    "max_response_length": 16,
-    "kl_coef": 0.01,
-}
-# A rule that random text passes about half the time: every group has reward variance to learn from.
-GRPO_PARAMS = {**RL_PARAMS, "rewards": [{"type": "format_check", "pattern": ".*\\d.*"}]}
-PPO_PARAMS = {**RL_PARAMS, "critic_learning_rate": 1e-3}
+# The example job files' (examples/verl-grpo.yaml, verl-ppo.yaml), the reward model given as a directory here.
+GRPO_PARAMS = example_params("verl-grpo")
+PPO_PARAMS = {key: value for key, value in example_params("verl-ppo").items() if key != "reward_model_path"}
 
 
 class MemorySampler(threading.Thread):

@@ -290,3 +290,31 @@ def test_a_job_is_cloned_through_its_edited_job_file_with_each_problem_beside_it
     assert clone["id"] != source["id"] and clone["status"] == "pending"
     assert clone["params"] == ui_server.job(source["id"])["params"]
     assert clone["model_path"] == source["model_path"] and clone["dataset_paths"] == source["dataset_paths"]
+
+
+def test_engine_settings_are_previewed_and_a_refused_one_is_named_beside_the_card(page: Page, ui_server, console):
+    console.expect("status of 422")
+    page.goto(f"{ui_server.url}/jobs/new")
+    page.locator("[data-field='name']").fill("ui-engine-settings")
+    choose(page, "model_path", DEMO_MODEL)
+    choose(page, "dataset_paths", "demo-sft")
+    settings = page.locator("[data-field='engine_settings']")
+    settings.fill("adam_beta2: 0.95")
+
+    # The preview shows TRL's arguments with the setting in them, and the command that would run them.
+    page.get_by_test_id("preview-job").click()
+    dialog = page.get_by_test_id("preview-dialog")
+    expect(dialog.get_by_test_id("preview-engine")).to_have_text("trl")
+    expect(dialog.get_by_test_id("preview-command")).to_contain_text("training_platform.engines.trl")
+    expect(dialog.get_by_test_id("preview-configuration")).to_contain_text('"adam_beta2": 0.95')
+    dialog.locator(".el-dialog__headerbtn").click()
+    expect(dialog).to_be_hidden()
+
+    # A setting the platform makes from the job's params is refused by its key, beside the card; nothing is created.
+    settings.fill("adam_beta2: 0.95\nlearning_rate: 0.5")
+    page.get_by_test_id("create-job").click()
+    error = page.get_by_test_id("engine-settings").locator(".el-form-item__error")
+    expect(error).to_contain_text("learning_rate: the platform sets it from the job's params")
+    expect(page.get_by_test_id("form-errors")).to_have_count(0)
+    assert page.url.endswith("/jobs/new")
+    assert ui_server.api.get("/jobs/ui-engine-settings").status_code == 404

@@ -217,7 +217,11 @@ class PPOParams(RLParams):
     batch_size: int = Field(default=128, gt=0, le=MAX_BATCH)
     micro_batch_size: int = Field(default=8, gt=0, le=MAX_BATCH)
     rollout_n: int = Field(default=4, gt=0, le=MAX_ROLLOUTS)
-    reward_model_path: str = Field(min_length=1, description="A trained reward model (HF directory).")
+    reward_model_path: str = Field(
+        min_length=1,
+        description="A trained reward model: an HF directory, or a reference as model_path takes ('model:<name>', "
+        "'job:<job>').",
+    )
     critic_learning_rate: float = Field(default=1e-5, gt=0, le=1)
     gamma: float = Field(default=1.0, gt=0, le=1)
     lam: float = Field(default=0.95, gt=0, le=1)

@@ -283,8 +283,8 @@ class JobService:
             errors += field_errors_from_pydantic(error, prefix="params")
         if "model_path" not in deferred:
             errors += self._check_model_dir("model_path", request.model_path)
-        if isinstance(params, PPOParams):
-            problems = self._check_model_dir("params.reward_model_path", params.reward_model_path)
+        if isinstance(params, PPOParams):  # the reward model: a directory, or a reference as model_path takes
+            problems = self._reward_model_problems(params)
             errors += problems
             if not problems:
                 params.reward_model_path = _absolute(params.reward_model_path)
@@ -312,6 +312,17 @@ class JobService:
         if errors:
             raise InvalidInputError(errors)
         return params
+
+    def _reward_model_problems(self, params: PPOParams) -> list[FieldError]:
+        """Why the reward model cannot be read; a reference (`model:<name>`, `job:<job>`) becomes its directory."""
+        field = "params.reward_model_path"
+        if not is_model_reference(params.reward_model_path):
+            return self._check_model_dir(field, params.reward_model_path)
+        try:
+            params.reward_model_path = self.model_source(params.reward_model_path, field).path
+        except InvalidInputError as error:
+            return error.errors
+        return []
 
     def _check_dataset(
         self, field: str, path: str, data_format: DataFormat, kind: str, answer_fields: list[str]
