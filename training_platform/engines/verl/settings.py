@@ -31,11 +31,7 @@ def setting_problems(spec: RunSpec, target: Target, roots: list[Path]) -> list[F
             problems += error.errors
     composed = platform_overrides(spec, target, VerlFiles(spec.layout.root))
     platform = {split_override(override)[1] for override in composed}
-    problems += [
-        FieldError(SETTING + key, PLATFORM_SETS)
-        for key in spec.engine_settings
-        if key in platform
-    ]
+    problems += [FieldError(SETTING + key, PLATFORM_SETS) for key in spec.engine_settings if key in platform]
     problems += [FieldError(SETTING + refusal.key, str(refusal)) for refusal in refusals(given)]
     problems += [
         FieldError(SETTING + key, "names a path outside the platform's data roots")
