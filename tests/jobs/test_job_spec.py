@@ -120,6 +120,10 @@ def test_every_refusal_names_its_field_and_line(server, first, demo_assets, alpa
     [found] = errors(server, bomb)
     assert found["code"] == "yaml" and "anchors and aliases" in found["message"], found
 
+    [found] = errors(server, text + "params:\n  max_steps: 5\n")  # params given twice: the first is not dropped
+    assert (found["field"], found["code"], found["line"]) == ("text", "yaml", len(lines) + 1), found
+    assert "'params' is given twice" in found["message"]
+
     [found] = errors(server, "name: big\n" + "#" * MAX_JOB_FILE_BYTES)
     assert found["field"] == "text", found
 

@@ -2,7 +2,8 @@
 problem later found in it can name its line: a pipeline (pipelines/definition.py), a job file (jobs/spec.py).
 
 Bounded, because the text is the user's: a size limit checked before parsing, anchors and aliases refused (a few
-lines of them expand into a huge document), nesting too deep for the parser refused as such.
+lines of them expand into a huge document), nesting too deep for the parser refused as such. A key given twice in
+one mapping is refused with its second line: PyYAML would keep the last silently, dropping what the first said.
 """
 
 from dataclasses import dataclass
@@ -55,7 +56,7 @@ def read_yaml(text: str, what: str, max_bytes: int) -> YamlText:
         loader = yaml.SafeLoader(text)
         try:
             node = loader.get_single_node()
-            _refuse_aliases(node, what)
+            _check_nodes(node, what)
             value = loader.construct_document(node) if node is not None else None
         finally:
             loader.dispose()
@@ -67,8 +68,9 @@ def read_yaml(text: str, what: str, max_bytes: int) -> YamlText:
     return YamlText(value, node)
 
 
-def _refuse_aliases(node: yaml.Node | None, what: str) -> None:
-    """Anchors and aliases are refused whatever they point at: a node met twice is an alias."""
+def _check_nodes(node: yaml.Node | None, what: str) -> None:
+    """Anchors and aliases are refused whatever they point at (a node met twice is an alias), and so is a key
+    repeated within a mapping."""
     seen: set[int] = set()
     stack = [node] if node is not None else []
     while stack:
@@ -77,7 +79,13 @@ def _refuse_aliases(node: yaml.Node | None, what: str) -> None:
             raise yaml.YAMLError(f"anchors and aliases (&, *) are not allowed in a {what}")
         seen.add(id(current))
         if isinstance(current, yaml.MappingNode):
+            keys: set[str] = set()
             for key, value in current.value:
+                if isinstance(key, yaml.ScalarNode):
+                    if key.value in keys:
+                        line = key.start_mark.line + 1
+                        raise YamlTextError(f"'{key.value}' is given twice in one mapping of the {what}", "yaml", line)
+                    keys.add(key.value)
                 stack += [key, value]
         elif isinstance(current, yaml.SequenceNode):
             stack += current.value
