@@ -160,6 +160,10 @@ def test_a_demo_sft_job_exports_every_metric_of_every_step(server, mlflow, demo_
         return records if any(record["type"] == "exit" for record in records) else None
 
     records = wait_until(wandb_finished, timeout=60, message="the W&B run to finish")
+    exports = server.api.get(f"/jobs/{job['id']}/trackers").json()
+    assert [(e["kind"], e["status"], e["exported_step"], e["failures"]) for e in exports] == [
+        (kind, "closed", STEPS, 0) for kind in ("tensorboard", "mlflow", "wandb")
+    ]
     rows = [record["history"] for record in records if record["type"] == "history"]
     assert [row["step"]["num"] for row in rows] == sorted(expected["loss"])
     history = {key: {row["step"]["num"]: row["item"][key] for row in rows if key in row["item"]} for key in expected}
@@ -192,6 +196,9 @@ def test_an_export_to_a_tracker_that_fails_for_a_while_delivers_every_point_once
     job_id = imported.json()["job_id"]
     assert server.job(job_id)["trackers"] is None  # the platform's default applies
     wait_until(lambda: proxy.refused >= 3, timeout=60, message="the export to be refused")
+
+    (export,) = server.api.get(f"/jobs/{job_id}/trackers").json()  # the API says what holds it up
+    assert export["exported_step"] is None and export["failures"] >= 3 and export["last_error"], export
 
     server.stop_server_only()  # the export's cursor is in the database: a new server goes on from it
     refused = proxy.refused
@@ -228,5 +235,7 @@ def test_an_export_to_a_tracker_that_fails_for_a_while_delivers_every_point_once
     for key, points in run["history"].items():
         assert sorted(step for step, _, _ in points) == list(range(1, 1501)), f"{key}: a step missing or twice"
     assert_same(mlflow_history(run), expected, rel=1e-12)
+    exported = lambda: server.api.get(f"/jobs/{job_id}/trackers").json()[0]["exported_step"] == 1500  # noqa: E731
+    wait_until(exported, timeout=30, message="the export's cursor at the last step")
     first = tuple(min(run["history"]["loss"]))
     assert first == (1, 1.0, 1_700_000_001 * 1000)  # the step's own time, in milliseconds

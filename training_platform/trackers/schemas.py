@@ -5,6 +5,7 @@ job that names none. Every string is bounded, and the one address (MLflow's trac
 whose host the server checks again before each request (common/destinations.py).
 """
 
+from datetime import datetime
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
@@ -80,3 +81,19 @@ def _once_each(specs: list) -> list:
 
 TrackerList = Annotated[list[TrackerSpec], Field(max_length=MAX_TRACKERS), AfterValidator(_once_each)]
 TRACKER_LIST = TypeAdapter(TrackerList)
+
+
+class TrackerExportRead(BaseModel):
+    """Where one of a job's exports stands. Made once the job has its first steps; none before."""
+
+    position: int = Field(description="Its place in the job's trackers (or the platform's default).")
+    kind: str
+    status: Literal["exporting", "closed"] = Field(
+        description="closed: every step of an ended job is in the tracker, and its run is ended there."
+    )
+    exported_step: int | None = Field(description="The last step the tracker took; none yet: nothing taken.")
+    run_ref: str | None = Field(description="The tracker's run: an MLflow run id, a W&B run id.")
+    failures: int = Field(description="Requests the tracker failed in a row, since it last took one.")
+    next_attempt_at: datetime = Field(description="When the next request is due (later after each failure).")
+    last_error: str | None = Field(description="Why the last request failed, until one succeeds.")
+    updated_at: datetime

@@ -29,7 +29,7 @@ from training_platform.db.tables import Job, TrackerExport
 from training_platform.db.types import utcnow
 from training_platform.errors import NotFoundError
 from training_platform.trackers.adapters import Connections, RunInfo, Step, Tracker, trackers
-from training_platform.trackers.schemas import TRACKER_LIST
+from training_platform.trackers.schemas import TRACKER_LIST, TrackerExportRead
 from training_platform.trackers.store import CLOSED, TrackerStore
 
 log = logging.getLogger(__name__)
@@ -91,6 +91,10 @@ class TrackerService:
             self._read[job_id] = (max(previous, highest), time.monotonic())
         if not known:
             self._wake.set()  # a job's first steps: make its exports now (later ones are found by the poll)
+
+    def exports(self, job_id: str) -> list[TrackerExportRead]:
+        """Where each of the job's exports stands (GET /jobs/{job}/trackers)."""
+        return [TrackerExportRead.model_validate(export, from_attributes=True) for export in self.store.exports(job_id)]
 
     # ---- the worker ----------------------------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ from training_platform.jobs.schemas import (
 )
 from training_platform.jobs.spec import JobFile, JobFileCreate
 from training_platform.jobs.states import JobStatus
+from training_platform.trackers.schemas import TrackerExportRead
 
 router = APIRouter(prefix="/jobs", tags=["jobs"])
 Stream = Literal["stdout", "stderr"]
@@ -58,6 +59,13 @@ def list_jobs(
 @router.get("/{job}")
 def get_job(job: str, platform: PlatformDep) -> JobRead:
     return platform.jobs.get(job)
+
+
+@router.get("/{job}/trackers")
+def job_tracker_exports(job: str, platform: PlatformDep) -> list[TrackerExportRead]:
+    """Where each export of the job's metrics to a tracker stands: the last step the tracker took, failures and the
+    last error, when it tries again (docs/trackers.md). Empty until the job has steps, or when it exports nowhere."""
+    return platform.trackers.exports(platform.jobs.get(job).id)
 
 
 @router.get("/{job}/spec")

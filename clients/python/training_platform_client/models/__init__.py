@@ -305,6 +305,8 @@ from .token_create import TokenCreate
 from .token_created import TokenCreated
 from .token_kind import TokenKind
 from .token_read import TokenRead
+from .tracker_export_read import TrackerExportRead
+from .tracker_export_read_status import TrackerExportReadStatus
 from .upload_dataset_kind import UploadDatasetKind
 from .upload_dataset_preset import UploadDatasetPreset
 from .user_create import UserCreate
@@ -624,6 +626,8 @@ __all__ = (
     "TokenCreated",
     "TokenKind",
     "TokenRead",
+    "TrackerExportRead",
+    "TrackerExportReadStatus",
     "UploadDatasetKind",
     "UploadDatasetPreset",
     "UserCreate",
