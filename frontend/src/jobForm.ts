@@ -176,6 +176,49 @@ export interface JobDraft {
   engine?: string
   model_path?: string
   params: Record<string, unknown>
+  /** What it chose that the params do not hold, as the engine's own settings (RecommendationRead.engine_settings). */
+  engine_settings?: Record<string, unknown>
   /** The configurator's expected duration, as it showed it (total for its steps, else per step). */
   duration?: string
+}
+
+/** The engine settings as typed: one `key: value` a line, blank lines and `#` comments skipped. */
+export interface EngineSettingsForm {
+  settings: Record<string, unknown>
+  /** Lines (1-based) that are not `key: value`: nothing is sent while there are any. */
+  badLines: number[]
+}
+
+/** A value as JSON when it reads as JSON (numbers, true/false, null, [lists], "quoted text"), else as the text. */
+function settingValue(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}
+
+export function parseEngineSettings(text: string): EngineSettingsForm {
+  const settings: Record<string, unknown> = {}
+  const badLines: number[] = []
+  text.split('\n').forEach((line, index) => {
+    const trimmed = line.trim()
+    if (trimmed === '' || trimmed.startsWith('#')) return
+    const colon = trimmed.indexOf(':')
+    const key = colon > 0 ? trimmed.slice(0, colon).trim() : ''
+    if (!key) badLines.push(index + 1)
+    else settings[key] = settingValue(trimmed.slice(colon + 1).trim())
+  })
+  return { settings, badLines }
+}
+
+/** Settings as the card's text: text that would not read back as itself (`"0.95"`, `"true"`, `""`) stays quoted. */
+export function engineSettingsText(settings: Record<string, unknown>): string {
+  return Object.entries(settings)
+    .map(([key, value]) => {
+      const plain =
+        typeof value === 'string' && value !== '' && value === value.trim() && !value.includes('\n') && settingValue(value) === value
+      return `${key}: ${plain ? value : JSON.stringify(value)}`
+    })
+    .join('\n')
 }

@@ -301,10 +301,11 @@ def test_engine_settings_are_previewed_and_a_refused_one_is_named_beside_the_car
     settings = page.locator("[data-field='engine_settings']")
     settings.fill("adam_beta2: 0.95")
 
-    # The preview shows TRL's arguments with the setting in them, and the command that would run them.
+    # The preview shows TRL's arguments with the setting in them, and the command that would run them. TRL checks
+    # the setting in a worker that imports it first: seconds alone, more beside other tests.
     page.get_by_test_id("preview-job").click()
     dialog = page.get_by_test_id("preview-dialog")
-    expect(dialog.get_by_test_id("preview-engine")).to_have_text("trl")
+    expect(dialog.get_by_test_id("preview-engine")).to_have_text("trl", timeout=120_000)
     expect(dialog.get_by_test_id("preview-command")).to_contain_text("training_platform.engines.trl")
     expect(dialog.get_by_test_id("preview-configuration")).to_contain_text('"adam_beta2": 0.95')
     dialog.locator(".el-dialog__headerbtn").click()

@@ -26,6 +26,7 @@ import type {
   JobCreateBody,
   JobEvent,
   JobFile,
+  JobPreview,
   LoginAnswer,
   LogTail,
   LoraFoldRequest,
@@ -110,6 +111,8 @@ export const api = {
   jobs: (status: string[] = []) => get<Job[]>('/jobs', { status, limit: 1000 }),
   job: (id: string) => get<Job>(job(id)),
   createJob: (body: JobCreateBody) => post<Job>('/jobs', body),
+  /** What the job would run, checked as createJob checks it (the same 422); nothing is created. */
+  previewJob: (body: JobCreateBody) => post<JobPreview>('/jobs/preview', body),
   /** The YAML that creates this job again; 409 for a run that is not a training job (a surgery run, an evaluation). */
   jobFile: (id: string) => get<JobFile>(`${job(id)}/spec`),
   /** A job from a job file, under `name` instead of the file's when given; a 422's errors carry their YAML line. */

@@ -28,6 +28,8 @@ export type LoginAnswer = Schemas['LoginResult']
 export type JobCreateBody = Schemas['JobCreate']
 /** A job's job file (GET /jobs/{job}/spec): the YAML that creates an identical job through POST /jobs/spec. */
 export type JobFile = Schemas['JobFile']
+/** What a job would run, before it exists (POST /jobs/preview): its engine's configuration and its command. */
+export type JobPreview = Schemas['JobPreview']
 
 /** JSON Schema of one algorithm's parameters, as pydantic writes it. */
 export interface JsonSchemaProperty {

@@ -10,9 +10,11 @@ import { healthBody, healthFields, healthForm } from '../healthForm'
 import {
   defaultValues,
   definitionFields,
+  engineSettingsText,
   fieldsOf,
   fromFormValue,
   loraBody,
+  parseEngineSettings,
   rewardBody,
   toFormValue,
   type FieldInfo,
@@ -52,6 +54,9 @@ export function useJobForm(draft: JobDraft | null) {
   const lora = ref<LoraForm>({ enabled: false, values: {} })
   const rewards = ref<RewardForm[]>([])
   const health = ref(healthForm(null))
+  /** The engine settings card's `key: value` lines, pre-filled with what the configurator chose. */
+  const engineSettings = ref(engineSettingsText(draft?.engine_settings ?? {}))
+  const parsedEngineSettings = computed(() => parseEngineSettings(engineSettings.value))
 
   const info = computed(() => algorithms.value.find((a) => a.name === basics.algorithm))
   const schema = computed(() => info.value?.params_schema)
@@ -130,6 +135,7 @@ export function useJobForm(draft: JobDraft | null) {
       params: values,
       run_mode: basics.run_mode,
       ...(healthValue ? { health: healthValue } : {}),
+      engine_settings: parsedEngineSettings.value.settings as JobCreateBody['engine_settings'],
       start: basics.start,
     }
   }
@@ -153,6 +159,8 @@ export function useJobForm(draft: JobDraft | null) {
     ]),
     ...Object.keys(params.value).map((name) => `params.${name}`),
     ...healthFields(),
+    'engine_settings',
+    ...Object.keys(parsedEngineSettings.value.settings).map((key) => `engine_settings.${key}`),
   ])
 
   return {
@@ -166,6 +174,8 @@ export function useJobForm(draft: JobDraft | null) {
     lora,
     rewards,
     health,
+    engineSettings,
+    parsedEngineSettings,
     info,
     fields,
     loraFields,
