@@ -7,7 +7,10 @@ from pathlib import Path
 import pytest
 from websockets.sync.client import connect
 
+from tests.support.helpers import wait_until
 from tests.support.jobs import example_params
+from tests.support.trackers import assert_same, platform_points, tensorboard_points
+from training_platform.trackers.adapters import tensorboard_tag
 
 pytestmark = pytest.mark.slow
 
@@ -25,7 +28,7 @@ def verl_sft(demo_assets, name: str, **params) -> dict:
 
 
 def test_verl_sft_trains_streams_pauses_resumes_and_exports(server, demo_assets):
-    job = server.create_job(**verl_sft(demo_assets, "verl-sft"))
+    job = server.create_job(**verl_sft(demo_assets, "verl-sft"), trackers=[{"kind": "tensorboard"}])
     assert job["engine"] == "verl"
     live = connect(
         server.url.replace("http", "ws") + f"/api/v1/monitoring/{job['id']}/live",
@@ -59,6 +62,22 @@ def test_verl_sft_trains_streams_pauses_resumes_and_exports(server, demo_assets)
     loss = server.api.get(f"/monitoring/{job['id']}/metrics", params={"keys": "loss"}).json()["series"][0]
     assert loss["steps"] == list(range(1, 41))  # continuous across the pause, though verl rewrote its file
     assert loss["values"][-1] < loss["values"][0]
+
+    # Exported as a TRL job's are (tests/trackers): every key and step the platform has, from verl's own stream.
+    closed = lambda: server.api.get(f"/jobs/{job['id']}/trackers").json()[0]["status"] == "closed"  # noqa: E731
+    wait_until(closed, timeout=60, message="the TensorBoard export to close")
+    exported_points, _ = tensorboard_points(Path(done["output_dir"]) / "tensorboard")
+    # Under the tags TensorBoard can hold: verl's `train/total_tokens(B)` is `train/total_tokens_B_` there.
+    expected = {tensorboard_tag(key): points for key, points in platform_points(server, job["id"]).items()}
+    assert {"loss", "learning_rate", "grad_norm", "train/total_tokens_B_"} <= set(expected)
+    assert set(exported_points) == set(expected)
+    # A step verl ran again after the pause keeps in TensorBoard the values first sent (docs/trackers.md, "Limits").
+    assert {key: set(points) for key, points in exported_points.items()} == {k: set(p) for k, p in expected.items()}
+
+    def until_pause(points: dict[str, dict[int, float]]) -> dict[str, dict[int, float]]:
+        return {key: {step: v for step, v in values.items() if step <= pause_step} for key, values in points.items()}
+
+    assert_same(until_pause(exported_points), until_pause(expected), rel=1e-6)
 
     exported = server.export(job["id"], "global_step_40")
     assert exported["status"] == "completed" and exported["progress"] == 1.0, exported

@@ -11,28 +11,17 @@ from pathlib import Path
 
 import httpx
 import pytest
-from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
 from tests.support.helpers import ServerProcess, wait_until
 from tests.support.jobs import sft_body
 from tests.support.mlflow_server import MlflowServer
+from tests.support.trackers import assert_same, platform_points, tensorboard_points
 from tests.trackers.refusing_proxy import RefusingProxy
 
 pytestmark = pytest.mark.slow
 
 WANDB = Path(sys.executable).parent / "wandb"
 STEPS = 30
-
-
-def platform_points(server: ServerProcess, job_id: str) -> dict[str, dict[int, float]]:
-    """The job's metrics as the platform serves them, without what trackers are not sent: the server's own system
-    samples and the timestamp (a step's time in every tracker)."""
-    series = server.api.get(f"/monitoring/{job_id}/metrics").json()["series"]
-    return {
-        s["key"]: dict(zip(s["steps"], s["values"], strict=True))
-        for s in series
-        if not s["key"].startswith("system/") and s["key"] != "timestamp"
-    }
 
 
 def platform_times(server: ServerProcess, job_id: str) -> dict[int, float]:
@@ -60,28 +49,11 @@ def mlflow_history(run: dict) -> dict[str, dict[int, float]]:
     return {key: {step: value for step, value, _ in points} for key, points in run["history"].items()}
 
 
-def tensorboard_points(folder: Path) -> tuple[dict[str, dict[int, float]], list[str]]:
-    events = EventAccumulator(str(folder), size_guidance={"scalars": 0, "tensors": 0}, purge_orphaned_data=False)
-    events.Reload()
-    scalars = {tag: [(e.step, e.value) for e in events.Scalars(tag)] for tag in events.Tags()["scalars"]}
-    for tag, points in scalars.items():
-        assert len(points) == len({step for step, _ in points}), f"{tag} has a step twice"
-    return {tag: dict(points) for tag, points in scalars.items()}, events.Tags()["tensors"]
-
-
 def wandb_records(run_file: Path) -> list[dict]:
     """The records of a W&B run file, read by W&B's own reader."""
     done = subprocess.run([str(WANDB), "leet", "inspect", "--json", str(run_file)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
-
-
-def assert_same(exported: dict[str, dict[int, float]], expected: dict[str, dict[int, float]], rel: float) -> None:
-    assert set(exported) == set(expected)
-    for key, points in expected.items():
-        assert set(exported[key]) == set(points), key
-        for step, value in points.items():
-            assert math.isclose(exported[key][step], value, rel_tol=rel, abs_tol=1e-12), (key, step)
 
 
 @pytest.fixture(scope="module")

@@ -34,6 +34,8 @@ MLFLOW_PARAM_CHARS = 6000
 MLFLOW_TAG_CHARS = 8000
 # What MLflow accepts in a metric or parameter name (mlflow/utils/validation.py, validate_param_and_metric_name).
 MLFLOW_NAME_REFUSED = re.compile(r"[^/\w.\- :]")
+# What a TensorBoard tag may not hold (tensorboardX's summary._clean_tag, which would otherwise rename it silently).
+TENSORBOARD_TAG_REFUSED = re.compile(r"[^-/\w.]")
 EXPORT_TAG = "training_platform.export"  # finds the run of an export again after a crash between its creation and ours
 ERROR_CHARS = 500
 
@@ -119,7 +121,7 @@ class TensorBoardTracker(Tracker):
     def log(self, steps: list[Step]) -> None:
         for step in steps:
             for key, value in step.values.items():
-                self._writer.add_scalar(key, value, global_step=step.step, walltime=step.timestamp)
+                self._writer.add_scalar(tensorboard_tag(key), value, global_step=step.step, walltime=step.timestamp)
         self._writer.flush()
 
     def close(self, outcome: str, final_model: str | None) -> None:
@@ -333,6 +335,12 @@ class WandbTracker(Tracker):
         if self._run is not None:
             self._run.finish()
             self._run = None
+
+
+def tensorboard_tag(key: str) -> str:
+    """`key` as a TensorBoard tag: other characters become '_' (verl's `train/total_tokens(B)` is
+    `train/total_tokens_B_`), no leading '/'."""
+    return TENSORBOARD_TAG_REFUSED.sub("_", key).lstrip("/") or "_"
 
 
 def _mlflow_name(key: str) -> str:
