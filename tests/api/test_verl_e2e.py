@@ -1,16 +1,19 @@
-"""The verl engine through the API: SFT that trains on the CPU, streams, pauses, resumes and exports;
-RL refused up front where no rollout engine exists; hand-written commands validated."""
+"""The verl engine through the API: SFT that trains on the CPU, streams, pauses, resumes, exports its checkpoint and
+its metrics (TensorBoard, a real MLflow server) and takes an engine setting; RL refused up front where no rollout
+engine exists; hand-written commands validated."""
 
 import json
 from pathlib import Path
 
 import pytest
+import yaml
 from websockets.sync.client import connect
 
 from tests.support.helpers import wait_until
 from tests.support.jobs import example_params
-from tests.support.trackers import assert_same, platform_points, tensorboard_points
-from training_platform.trackers.adapters import tensorboard_tag
+from tests.support.mlflow_server import MlflowServer
+from tests.support.trackers import assert_same, mlflow_history, platform_points, tensorboard_points
+from training_platform.trackers.adapters import mlflow_name, tensorboard_tag
 
 pytestmark = pytest.mark.slow
 
@@ -27,8 +30,24 @@ def verl_sft(demo_assets, name: str, **params) -> dict:
     )
 
 
-def test_verl_sft_trains_streams_pauses_resumes_and_exports(server, demo_assets):
-    job = server.create_job(**verl_sft(demo_assets, "verl-sft"), trackers=[{"kind": "tensorboard"}])
+def until_step(points: dict[str, dict[int, float]], last: int) -> dict[str, dict[int, float]]:
+    return {key: {step: value for step, value in values.items() if step <= last} for key, values in points.items()}
+
+
+@pytest.fixture(scope="module")
+def mlflow(tmp_path_factory):
+    server = MlflowServer(tmp_path_factory.mktemp("mlflow"))
+    server.launch()  # ready tens of seconds later, while verl trains
+    yield server
+    server.stop()
+
+
+def test_verl_sft_trains_streams_pauses_resumes_and_exports(server, demo_assets, mlflow):
+    """And exports to TensorBoard and MLflow as a TRL job does (tests/trackers), with an engine setting (a verl
+    override) in the configuration verl composed."""
+    trackers = [{"kind": "tensorboard"}, {"kind": "mlflow", "tracking_uri": mlflow.url, "experiment": "verl-sft"}]
+    settings = {"optim.betas": [0.9, 0.95]}
+    job = server.create_job(**verl_sft(demo_assets, "verl-sft"), trackers=trackers, engine_settings=settings)
     assert job["engine"] == "verl"
     live = connect(
         server.url.replace("http", "ws") + f"/api/v1/monitoring/{job['id']}/live",
@@ -63,21 +82,25 @@ def test_verl_sft_trains_streams_pauses_resumes_and_exports(server, demo_assets)
     assert loss["steps"] == list(range(1, 41))  # continuous across the pause, though verl rewrote its file
     assert loss["values"][-1] < loss["values"][0]
 
-    # Exported as a TRL job's are (tests/trackers): every key and step the platform has, from verl's own stream.
-    closed = lambda: server.api.get(f"/jobs/{job['id']}/trackers").json()[0]["status"] == "closed"  # noqa: E731
-    wait_until(closed, timeout=60, message="the TensorBoard export to close")
-    exported_points, _ = tensorboard_points(Path(done["output_dir"]) / "tensorboard")
-    # Under the tags TensorBoard can hold: verl's `train/total_tokens(B)` is `train/total_tokens_B_` there.
-    expected = {tensorboard_tag(key): points for key, points in platform_points(server, job["id"]).items()}
-    assert {"loss", "learning_rate", "grad_norm", "train/total_tokens_B_"} <= set(expected)
-    assert set(exported_points) == set(expected)
-    # A step verl ran again after the pause keeps in TensorBoard the values first sent (docs/trackers.md, "Limits").
-    assert {key: set(points) for key, points in exported_points.items()} == {k: set(p) for k, p in expected.items()}
+    output = Path(done["output_dir"])
+    composed = yaml.safe_load((output / "verl" / "hydra" / ".hydra" / "config.yaml").read_text())
+    assert composed["optim"]["betas"] == [0.9, 0.95]  # the engine setting, as verl composed its config
 
-    def until_pause(points: dict[str, dict[int, float]]) -> dict[str, dict[int, float]]:
-        return {key: {step: v for step, v in values.items() if step <= pause_step} for key, values in points.items()}
-
-    assert_same(until_pause(exported_points), until_pause(expected), rel=1e-6)
+    # Exported as a TRL job's are (tests/trackers): every key and step the platform has, from verl's own stream;
+    # a step verl ran again after the pause keeps the values first sent (docs/trackers.md, "Limits").
+    mlflow.wait_ready()
+    exports = lambda: [e["status"] for e in server.api.get(f"/jobs/{job['id']}/trackers").json()]  # noqa: E731
+    wait_until(lambda: exports() == ["closed", "closed"], timeout=120, message="both exports to close")
+    expected = platform_points(server, job["id"])
+    assert {"loss", "learning_rate", "grad_norm", "train/total_tokens(B)"} <= set(expected)
+    (run,) = mlflow.runs("verl-sft", f"{job['id']}-1")
+    tensorboard, _ = tensorboard_points(output / "tensorboard")
+    # verl's `train/total_tokens(B)` is `train/total_tokens_B_` as a TensorBoard tag, `train/total_tokens_B_` in
+    # MLflow too (docs/trackers.md).
+    for exported, name in ((tensorboard, tensorboard_tag), (mlflow_history(run), mlflow_name)):
+        named = {name(key): points for key, points in expected.items()}
+        assert {key: set(points) for key, points in exported.items()} == {k: set(p) for k, p in named.items()}
+        assert_same(until_step(exported, pause_step), until_step(named, pause_step), rel=1e-6)
 
     exported = server.export(job["id"], "global_step_40")
     assert exported["status"] == "completed" and exported["progress"] == 1.0, exported

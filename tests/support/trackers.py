@@ -35,3 +35,8 @@ def assert_same(exported: dict[str, dict[int, float]], expected: dict[str, dict[
         assert set(exported[key]) == set(points), key
         for step, value in points.items():
             assert math.isclose(exported[key][step], value, rel_tol=rel, abs_tol=1e-12), (key, step)
+
+
+def mlflow_history(run: dict) -> dict[str, dict[int, float]]:
+    """A run read by tests/support/mlflow_server.py, as key → step → value."""
+    return {key: {step: value for step, value, _ in points} for key, points in run["history"].items()}

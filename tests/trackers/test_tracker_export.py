@@ -15,7 +15,7 @@ import pytest
 from tests.support.helpers import ServerProcess, wait_until
 from tests.support.jobs import sft_body
 from tests.support.mlflow_server import MlflowServer
-from tests.support.trackers import assert_same, platform_points, tensorboard_points
+from tests.support.trackers import assert_same, mlflow_history, platform_points, tensorboard_points
 from tests.trackers.refusing_proxy import RefusingProxy
 
 pytestmark = pytest.mark.slow
@@ -43,10 +43,6 @@ def mlflow_run_status(mlflow: MlflowServer, experiment: str, export_tag: str) ->
     }
     runs = httpx.post(f"{mlflow.url}/api/2.0/mlflow/runs/search", json=body, timeout=30).json().get("runs", [])
     return runs[0]["info"]["status"] if runs else None
-
-
-def mlflow_history(run: dict) -> dict[str, dict[int, float]]:
-    return {key: {step: value for step, value, _ in points} for key, points in run["history"].items()}
 
 
 def wandb_records(run_file: Path) -> list[dict]:
