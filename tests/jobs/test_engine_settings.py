@@ -72,21 +72,21 @@ def test_trl_settings_are_refused_with_their_key(server, demo_assets):
 
 def test_verl_settings_are_appended_to_the_command_and_checked_by_verl(server, demo_assets):
     body = {**sft_body(demo_assets, "verl-settings", max_steps=2), "engine": "verl"}
-    settings = {"optim.betas": [0.9, 0.95], "trainer.log_val_generations": 0}
+    settings = {"optim.betas": [0.9, 0.95], "trainer.balance_batch": False}
     response = server.api.post("/jobs/preview", json={**body, "engine_settings": settings})
     assert response.status_code == 200, response.text
     preview = response.json()
-    assert preview["command"][-2:] == ["optim.betas=[0.9,0.95]", "trainer.log_val_generations=0"]
+    assert preview["command"][-2:] == ["optim.betas=[0.9,0.95]", "trainer.balance_batch=false"]
     assert preview["configuration"]["verl_overrides"][-2:] == preview["command"][-2:]
 
     hostile = {
         "optim.lr": 0.5,  # the platform's, from params.learning_rate
-        "optim.no_such_key": 1,  # verl's config does not have it
         "trainer.project_name": "${oc.env:HOME}",  # an interpolation
         "hydra.searchpath": "[file:///tmp]",  # Hydra's own
     }
     errors = refused(server, {**body, "engine_settings": hostile})
     assert {"engine_settings.optim.lr", "engine_settings.trainer.project_name"} <= set(errors)
     assert "engine_settings.hydra.searchpath" in errors
-    errors = refused(server, {**body, "engine_settings": {"optim.no_such_key": 1}})
-    assert list(errors) == ["engine_settings.optim.no_such_key"]
+    errors = refused(server, {**body, "engine_settings": {"trainer.no_such_key": 0}})  # verl's config has none
+    assert list(errors) == ["engine_settings.trainer.no_such_key"]
+    assert "Could not override 'trainer.no_such_key'" in errors["engine_settings.trainer.no_such_key"]

@@ -1,5 +1,5 @@
 """The example job files (examples/): one per algorithm and engine that runs it, each a valid job on the demo assets
-as `tplat demo` registers them, checked and previewed by a server as creating it would check it (the engine's own
+as `tplat demo` registers them, previewed by a server and created by `tplat jobs create -f` as it is (the engine's own
 checks, verl's offline validation of the whole command included); and each trained by the tests: the end-to-end
 tests train with the examples' params (tests/support/jobs.py example_params): trl-sft, trl-dpo and trl-grpo in
 tests/api/test_training_e2e.py, verl-sft in tests/api/test_verl_e2e.py, verl-grpo and verl-ppo in
@@ -52,12 +52,15 @@ def test_each_example_is_a_job_the_server_would_run(demo_server, path):
     preview = response.json()
     assert preview["engine"] == document["engine"]
     assert str(document["params"]["learning_rate"]) in yaml.safe_dump(preview["configuration"])
+    created = demo_server.cli("jobs", "create", "-f", str(path))
+    assert created.returncode == 0, created.stderr + created.stdout
+    assert demo_server.job(path.stem)["status"] == "pending"
 
 
 def test_the_gspo_example_trains_from_its_file(demo_server):
-    text = (EXAMPLES / "trl-gspo.yaml").read_text()
-    created = demo_server.api.post("/jobs/spec", json={"text": text, "start": True})
-    assert created.status_code == 201, created.text
-    job = demo_server.wait_for_status(created.json()["id"], "completed", "failed")
+    path = EXAMPLES / "trl-gspo.yaml"
+    created = demo_server.cli("jobs", "create", "-f", str(path), "--name", "trl-gspo-trained", "--start")
+    assert created.returncode == 0, created.stderr + created.stdout
+    job = demo_server.wait_for_status("trl-gspo-trained", "completed", "failed")
     assert job["status"] == "completed", job["error"]
-    assert job["progress"]["current_step"] == yaml.safe_load(text)["params"]["max_steps"]
+    assert job["progress"]["current_step"] == yaml.safe_load(path.read_text())["params"]["max_steps"]
