@@ -116,7 +116,7 @@ TRL_UNPAIRED_PREFERENCE = [
     {"prompt": "The sun is", "completion": " cold.", "label": False},
 ]
 
-# verl's examples/data_preprocess/gsm8k.py: the answer after "####" becomes reward_model.ground_truth.
+# verl's example preprocessing, data_preprocess/gsm8k.py: the answer after "####" becomes reward_model.ground_truth.
 GSM8K_INSTRUCTION = 'Let\'s think step by step and output the final answer after "####".'
 GSM8K = [
     {

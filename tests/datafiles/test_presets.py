@@ -161,7 +161,7 @@ SHAREGPT_PREFERENCE_EXPECTED = {
     "rejected": [assistant("8")],
 }
 
-# verl's examples/data_preprocess/gsm8k.py layout.
+# The layout of verl's example preprocessing, data_preprocess/gsm8k.py.
 VERL_ROW = {
     "data_source": "openai/gsm8k",
     "prompt": [

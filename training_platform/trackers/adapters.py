@@ -163,7 +163,7 @@ class MlflowTracker(Tracker):
             return run.run_ref
         experiment_id = self._experiment_id()
         self.run_id = self._existing_run(experiment_id, run.export_key) or self._create_run(experiment_id, run)
-        params = [{"key": _mlflow_name(key), "value": value[:MLFLOW_PARAM_CHARS]} for key, value in run.params.items()]
+        params = [{"key": mlflow_name(key), "value": value[:MLFLOW_PARAM_CHARS]} for key, value in run.params.items()]
         for start in range(0, len(params), MLFLOW_PARAMS_PER_BATCH):
             # Logging a parameter again with the same value is accepted: a retried open is harmless.
             self._call(
@@ -174,7 +174,7 @@ class MlflowTracker(Tracker):
     def log(self, steps: list[Step]) -> None:
         metrics = [
             {
-                "key": _mlflow_name(key),
+                "key": mlflow_name(key),
                 "value": _json_number(value),
                 "timestamp": int(step.timestamp * 1000),
                 "step": step.step,
@@ -343,7 +343,7 @@ def tensorboard_tag(key: str) -> str:
     return TENSORBOARD_TAG_REFUSED.sub("_", key).lstrip("/") or "_"
 
 
-def _mlflow_name(key: str) -> str:
+def mlflow_name(key: str) -> str:
     """`key` as MLflow accepts a name: other characters become '_', and the name must read as a relative path that
     stays as it is (no '//', no '.' or '..' part, no '/' at either end: MLflow's path_not_unique); at most 250."""
     name = "/".join(part for part in MLFLOW_NAME_REFUSED.sub("_", key).split("/") if part not in ("", ".", ".."))
