@@ -1,6 +1,7 @@
 """Attacks through job files and a LLaMA-Factory project: YAML that names Python objects, a parameter holding an
-interpolation or a Hydra target, a job's data outside the roots, and a dataset_info.json that points out of its
-folder or lies outside the roots itself. A refused file creates nothing; nothing is read outside the roots."""
+interpolation or a Hydra target, engine settings that would run code, reach a hub or resolve the server's
+environment, a job's data outside the roots, and a dataset_info.json that points out of its folder or lies outside
+the roots itself. A refused file creates nothing; nothing is read outside the roots."""
 
 import json
 from collections.abc import Callable
@@ -58,6 +59,47 @@ CASES: list[Case] = [
         job_file(lambda h: [*sft_data(h), "params: {_target_: os.system, learning_rate: '${oc.env:HOME}'}"], "j2"),
         422,
         all_of(refused_naming("params"), no_job("j2")),
+    ),
+    Case(
+        "job-file-trl-settings-running-code-or-reaching-a-hub",
+        job_file(
+            lambda h: [
+                *sft_data(h),
+                "engine_settings:",
+                "  trust_remote_code: true",
+                "  push_to_hub: true",
+                "  model_init_kwargs: '{\"trust_remote_code\": true}'",
+                f"  logging_dir: {json.dumps(str(h.outside))}",
+            ],
+            "j4",
+        ),
+        422,
+        all_of(
+            refused_naming(*(f"engine_settings.{key}" for key in ("trust_remote_code", "push_to_hub", "logging_dir"))),
+            refused_naming("engine_settings.model_init_kwargs"),
+            no_job("j4"),
+        ),
+    ),
+    Case(
+        "job-file-verl-settings-resolving-or-importing",
+        job_file(
+            lambda h: [
+                *sft_data(h),
+                "engine: verl",
+                "engine_settings:",
+                "  trainer.project_name: ${oc.env:HOME}",
+                "  hydra.searchpath: '[file:///tmp]'",
+                "  model.external_lib: os",
+                f"  trainer.default_hdfs_dir: {json.dumps(str(h.outside))}",
+            ],
+            "j5",
+        ),
+        422,
+        all_of(
+            refused_naming("engine_settings.trainer.project_name", "engine_settings.hydra.searchpath"),
+            refused_naming("engine_settings.model.external_lib", "engine_settings.trainer.default_hdfs_dir"),
+            no_job("j5"),
+        ),
     ),
     Case(
         "job-file-data-outside-the-roots",
