@@ -65,7 +65,8 @@ def test_the_accepted_file_types_are_one_list_shown_everywhere(server):
     answer = server.api.get("/datasets/file-types").json()
     assert answer["suffixes"] == list(SUPPORTED_SUFFIXES) and ".arrow" in answer["suffixes"]
     assert all(suffix in answer["summary"] for suffix in SUPPORTED_SUFFIXES)
-    document = httpx.get(f"{server.url}/openapi.json", headers=server.auth_headers).json()
+    # The document is built at its first request: seconds on a loaded machine, more than httpx's default 5.
+    document = httpx.get(f"{server.url}/openapi.json", headers=server.auth_headers, timeout=120).json()
     upload_route = document["paths"]["/api/v1/datasets/upload"]["post"]
     [filename] = [p for p in upload_route["parameters"] if p["name"] == "filename"]
     assert answer["summary"] in filename["description"]

@@ -8,7 +8,8 @@ import pytest
 from tests.support.helpers import ServerProcess, session_members, wait_until
 
 pytestmark = pytest.mark.slow
-STALL_SECONDS = 20
+# Above what a loaded 2-core CI machine takes to start a training process, which logs nothing while it imports.
+STALL_SECONDS = 40
 
 
 @pytest.fixture
@@ -41,9 +42,8 @@ def test_a_hung_job_is_stopped_reaped_and_failed_with_its_log(stall_server, demo
 
     failed = server.wait_for_status(job["id"], "failed", "completed", "cancelled", timeout=STALL_SECONDS + 60)
     assert failed["status"] == "failed"
-    assert (
-        failed["error"].startswith("hung: no new log line, metric or status for ") and "(limit 20 s)" in failed["error"]
-    )
+    assert failed["error"].startswith("hung: no new log line, metric or status for ")
+    assert f"(limit {STALL_SECONDS} s)" in failed["error"]
     assert len(failed["error"].splitlines()) > 1  # the reason, then the log's last lines
     events = [(e["kind"], e["message"]) for e in server.api.get(f"/jobs/{job['id']}/events").json()]
     assert any(kind == "stall" and message.endswith("stopping it") for kind, message in events)

@@ -83,7 +83,7 @@ def alices_job(alice, demo_assets):
 
 def test_every_route_of_the_openapi_document_needs_a_credential(server):
     anonymous = server.anonymous()
-    document = httpx.get(f"{server.url}/openapi.json", headers=server.auth_headers).json()
+    document = httpx.get(f"{server.url}/openapi.json", headers=server.auth_headers, timeout=120).json()
     checked = 0
     for path, operations in document["paths"].items():
         for method, operation in operations.items():
@@ -99,7 +99,7 @@ def test_every_route_of_the_openapi_document_needs_a_credential(server):
             assert response.headers["www-authenticate"] == "Bearer" and response.json()["detail"]
             checked += 1
     assert checked > 50
-    assert httpx.get(f"{server.url}/openapi.json").status_code == 401
+    assert httpx.get(f"{server.url}/openapi.json", timeout=120).status_code == 401
     assert anonymous.get("/jobs", headers={"Authorization": "Bearer tplat_not-a-token"}).status_code == 401
     assert anonymous.get("/jobs", headers={"Authorization": f"Basic {server.admin_token}"}).status_code == 401
     assert anonymous.get("/nothing/here").status_code == 401  # the API's 404s are for those who may ask
