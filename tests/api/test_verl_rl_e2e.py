@@ -20,7 +20,7 @@ from training_platform.engines.verl.command import ray_temp_dir
 
 pytestmark = pytest.mark.slow
 RL_PYTHON = Path(".venv-rl/bin/python").absolute()
-# GRPO must finish within 10 minutes here; PPO starts a second vLLM server (the reward model) and a critic.
+# PPO starts a second vLLM server (the reward model) and a critic; GRPO pauses, resumes and exports.
 # Measured on a loaded 2-core machine: GRPO 444-600 s (pause, resume and export), PPO 340-540 s, the hang 350-435 s.
 HARD_TIMEOUT_S = {"grpo": 900, "ppo": 900, "hang": 600}
 
