@@ -154,11 +154,7 @@ class JobService:
         )
 
     def preview_from_file(self, request: JobFileCreate) -> JobPreview:
-        document = read_job_file(request.text, name=request.name)
-        try:
-            return self.preview(document.request, document.formats)
-        except InvalidInputError as error:
-            raise document.located(error) from None
+        return self._from_file(request, self.preview, start=False)
 
     def _device(self, run_mode: str) -> str:
         """The kind of device a job of `run_mode` trains on: the GPUs its runner allocates, else the CPU."""
@@ -211,9 +207,13 @@ class JobService:
 
     def create_from_file(self, request: JobFileCreate) -> JobRead:
         """A job from its job file (jobs/spec.py); every refusal names its line in the file."""
-        document = read_job_file(request.text, request.start, request.name)
+        return self._from_file(request, self.create, request.start)
+
+    def _from_file(self, request: JobFileCreate, action: Callable, start: bool):
+        """`action` (create, preview) on the job file's request; a refusal names each field's line in the file."""
+        document = read_job_file(request.text, start, request.name)
         try:
-            return self.create(document.request, document.formats)
+            return action(document.request, document.formats)
         except InvalidInputError as error:
             raise document.located(error) from None
 
