@@ -116,8 +116,12 @@ DEFECTOR = (
 def test_stop_takes_processes_that_left_the_group(tmp_path):
     runner = LocalRunner()
     handle = start(runner, python(DEFECTOR + "time.sleep(60)", tmp_path), tmp_path)
-    wait_until(lambda: len(session_members(handle.local_pid)) == 2, 20, message="two processes in the session")
-    assert len(group_members(handle.local_pid)) == 1  # the child has a group of its own
+    # The child is in the session from its fork but leaves the group only once its interpreter runs os.setpgrp().
+    wait_until(
+        lambda: len(session_members(handle.local_pid)) == 2 and len(group_members(handle.local_pid)) == 1,
+        20,
+        message="two processes in the session, the child in a group of its own",
+    )
     waiter = exit_waiter(runner, handle)
     runner.stop(handle, grace_seconds=1.0)
     waiter()
