@@ -9,6 +9,9 @@ from pydantic import ValidationError
 # Codes of pydantic's error types are this prefix and the type (`validation.greater_than`); common/catalogue.py
 # has their Chinese.
 VALIDATION_PREFIX = "validation."
+# The names people give what they create (jobs, datasets, webhook targets): a mismatch is said in words, never as
+# this regex (api/errors.py).
+NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
 
 
 @dataclass(frozen=True)

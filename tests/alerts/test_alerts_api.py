@@ -59,7 +59,7 @@ BAD_TARGETS = [
     ({"format": "teams"}, "format", "'generic', 'slack' or 'feishu'"),
     ({"severities": ["fatal"]}, "severities.0", "'info', 'warning' or 'critical'"),
     ({"job": "no-such-job"}, "job", "no job with id or name 'no-such-job'"),
-    ({"name": "bad name!"}, "name", "should match pattern"),
+    ({"name": "bad name!"}, "name", "use letters, digits, '.', '_' and '-' only"),
 ]
 
 

@@ -29,7 +29,7 @@ def job_count(server) -> int:
         ({"dataset_paths": []}, "dataset_paths", "at least 1 item"),
         ({"dataset_paths": ["/nowhere.jsonl"]}, "dataset_paths.0", "not under the platform's data roots"),
         ({"params": {"learning_rate": -0.1}}, "params.learning_rate", "greater than 0"),
-        ({"name": "bad name!"}, "name", "should match pattern"),
+        ({"name": "bad name!"}, "name", "use letters, digits, '.', '_' and '-' only"),
         ({"surprise": 1}, "surprise", "Extra inputs are not permitted"),
         ({"health": {"detectors": {"nope": {}}}}, "health.detectors.nope", "Extra inputs are not permitted"),
         (
@@ -64,19 +64,46 @@ def test_four_invalid_fields_answer_four_messages_at_once_in_the_readers_languag
     assert chinese.status_code == english.status_code == 422, chinese.text
     answered = {e["field"]: (e["code"], e["message"]) for e in chinese.json()["errors"]}
     expected = {
-        "name": ("validation.string_pattern_mismatch", "须符合格式 ^[A-Za-z0-9][A-Za-z0-9._-]*$"),
+        "name": ("validation.string_pattern_mismatch", "只能使用字母、数字、“.”、“_”和“-”，并以字母或数字开头"),
         "algorithm": ("validation.enum", "须为以下之一：'sft', 'dpo', 'grpo', 'gspo' or 'ppo'"),
         "dataset_paths": ("validation.too_short", "至少需要 1 项"),
         "start": ("validation.bool_parsing", "须为布尔值（true 或 false）"),
     }
     assert answered == expected
-    assert "name: 须符合格式" in chinese.json()["detail"]
+    assert "name: 只能使用字母" in chinese.json()["detail"]
     in_english = {e["field"]: (e["code"], e["message"]) for e in english.json()["errors"]}
     assert in_english["dataset_paths"] == (
         "validation.too_short",
         "List should have at least 1 item after validation, not 0",
     )
     assert in_english.keys() == expected.keys()
+    assert all(job["name"] != "bad name!" for job in server.api.get("/jobs").json())
+
+
+def test_a_bad_name_does_not_hide_the_other_problems_of_a_job(server, body):
+    """Pydantic refuses the name before the service reads the rest: the parameters and the data are checked all the
+    same, and one answer names the four problems, each in words of the reader's language (no pydantic English)."""
+    params = {**body["params"], "learning_rate": 0, "max_length": 1}
+    request = {**body, "name": "bad name!", "dataset_paths": ["dataset:no-such-data"], "params": params}
+    for path in ("/jobs", "/jobs/preview"):
+        response = server.api.post(path, json=request, headers={"accept-language": "zh-CN"})
+        assert response.status_code == 422, response.text
+        answered = {e["field"]: (e["code"], e["message"]) for e in response.json()["errors"]}
+        assert answered == {
+            "name": ("validation.string_pattern_mismatch", "只能使用字母、数字、“.”、“_”和“-”，并以字母或数字开头"),
+            "params.learning_rate": ("validation.greater_than", "须大于 0.0"),
+            "params.max_length": (
+                "validation.sequence_too_short",
+                "1 个 token 容纳不下套用对话模板的提示和可供学习的回答（模板标记本身就占 10–30 个 token）：至少设为 32",
+            ),
+            "dataset_paths.0": ("job.unknown_dataset", "没有名为“no-such-data”的已登记数据集（数据集页面列出了全部）"),
+        }
+    english = server.api.post("/jobs", json=request).json()["errors"]
+    assert {e["field"]: e["message"] for e in english}["params.max_length"].endswith("give at least 32")
+    assert not any("pattern" in e["message"] for e in english)
+    # What is no job at all is still FastAPI's to answer: no body, or no mapping.
+    assert [e["field"] for e in server.api.post("/jobs").json()["errors"]] == ["body"]
+    assert server.api.post("/jobs/preview", json=[request]).status_code == 422
     assert all(job["name"] != "bad name!" for job in server.api.get("/jobs").json())
 
 

@@ -231,4 +231,4 @@ def test_bad_monitoring_requests(server, tmp_path):
     with pytest.raises(InvalidStatus):
         connect(ws_url(server, "/monitoring/bad-requests/playback?speed=20"), additional_headers=server.auth_headers)
     bad_name = server.cli("metrics", "ingest", str(path), "--job", "no spaces allowed")
-    assert bad_name.returncode == 1 and "job: String should match pattern" in bad_name.stderr
+    assert bad_name.returncode == 1 and "job: use letters, digits" in bad_name.stderr

@@ -7,7 +7,7 @@ import math
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.support.helpers import ServerProcess, wait_until
 from tests.ui.conftest import DEMO_MODEL, PASSWORD, USER, create_user, log_in, screenshot
@@ -25,7 +25,7 @@ def test_the_form_shows_each_api_error_next_to_its_field_and_creates_nothing(pag
 
     page.locator("[data-field='name']").fill("has spaces")
     page.get_by_test_id("create-job").click()
-    expect(name_error).to_contain_text("should match pattern")
+    expect(name_error).to_contain_text("use letters, digits, '.', '_' and '-' only, starting with a letter or digit")
 
     # Every parameter problem in one round trip, each under the input it concerns.
     page.locator("[data-field='name']").fill("ui-invalid")
@@ -53,13 +53,83 @@ def test_the_form_shows_each_api_error_next_to_its_field_and_creates_nothing(pag
     page.locator("[data-field='rewards.0.answer_field']").fill("no_such_column")
     page.get_by_test_id("create-job").click()
     expect(form_item(page, "Answer field").locator(".el-form-item__error")).to_contain_text("no_such_column")
-
-    # PPO's reward model is picked from the registered models like the policy.
-    page.get_by_text("PPO", exact=True).click()
-    choose(page, "reward_model_path", DEMO_MODEL)
-    expect(page.locator("[data-field='reward_model_path']")).to_contain_text(DEMO_MODEL)
     assert page.url.endswith("/jobs/new")
     assert ui_server.api.get("/jobs").json() == []
+
+
+def field_item(page: Page, field: str) -> Locator:
+    """The form item that holds the input marked data-field=`field` (its error message, if any, is inside it)."""
+    return page.locator(".el-form-item").filter(has=page.locator(f"[data-field='{field}']")).first
+
+
+def test_one_submission_shows_every_problem_beside_its_field_in_chinese(page: Page, ui_server, console):
+    """Four problems of a job, one a name that pydantic refuses before the rest is read, come back from one
+    submission, each beside its field, in the interface's language and in words (no regex, no pydantic English); the
+    first is scrolled into view, a long one takes room of its own, and a field's message goes once it is edited."""
+    console.expect("status of 422")
+    page.get_by_test_id("language").click()
+    page.locator(".el-select-dropdown__item:visible", has_text="简体中文").click()
+    page.goto(f"{ui_server.url}/jobs/new")
+    page.locator("[data-field='name']").fill("has spaces")
+    choose(page, "model_path", DEMO_MODEL)
+    page.locator("[data-field='dataset_paths']").click()
+    page.keyboard.type("dataset:no-such-data")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Escape")
+    page.locator("[data-field='learning_rate']").fill("0")
+    page.locator("[data-field='max_length']").fill("1")
+    page.get_by_test_id("create-job").click()  # at the bottom of the form: the name is out of view
+
+    errors = {
+        field: field_item(page, field).locator(".el-form-item__error")
+        for field in ("name", "dataset_paths", "learning_rate", "max_length")
+    }
+    expect(errors["name"]).to_have_text("只能使用字母、数字、“.”、“_”和“-”，并以字母或数字开头")
+    expect(errors["dataset_paths"]).to_have_text("没有名为“no-such-data”的已登记数据集（数据集页面列出了全部）")
+    expect(errors["learning_rate"]).to_have_text("须大于 0.0")
+    expect(errors["max_length"]).to_contain_text("容纳不下套用对话模板的提示")
+    expect(page.locator(".el-form-item__error")).to_have_count(4)
+    expect(errors["name"]).to_be_in_viewport()
+    # The long message lies inside its form item, which grows for it, not over the field below.
+    item, message = field_item(page, "max_length").bounding_box(), errors["max_length"].bounding_box()
+    assert message["y"] + message["height"] <= item["y"] + item["height"] + 1, (item, message)
+    screenshot(page, "job-form-errors-zh")
+
+    page.locator("[data-field='max_length']").fill("512")
+    expect(errors["max_length"]).to_have_count(0)
+    expect(page.locator(".el-form-item__error")).to_have_count(3)
+    assert all(job["name"] != "has spaces" for job in ui_server.api.get("/jobs").json())
+
+
+def test_what_this_server_cannot_run_is_shown_before_the_form_is_filled(page: Page, ui_server):
+    """The browser tests' server runs without the RL environment (no PLATFORM_VERL_PYTHON, no vLLM beside the
+    platform's verl): no engine here can run PPO, and the form says so with the engine's reason before anything is
+    typed; GRPO, which TRL runs here, offers verl disabled."""
+    assert "PLATFORM_VERL_PYTHON" not in ui_server.env
+    engines = ui_server.api.get("/engines").json()
+    reasons = {
+        item["algorithm"]: item["message"]
+        for engine in engines
+        if engine["name"] == "verl"
+        for item in engine["unavailable_here"]
+    }
+    assert not any("ppo" in engine["runnable_here"] for engine in engines) and "ppo" in reasons
+
+    page.goto(f"{ui_server.url}/jobs/new")
+    expect(page.locator("[data-field='algorithm'] [data-algorithm='ppo']")).to_have_class(re.compile("is-disabled"))
+    expect(page.get_by_test_id("unavailable-algorithm")).to_have_text(
+        f"PPO cannot run on this server: {reasons['ppo']}"
+    )
+    expect(page.locator("[data-field='algorithm'] [data-algorithm='grpo']")).not_to_have_class(
+        re.compile("is-disabled")
+    )
+
+    page.get_by_text("GRPO", exact=True).click()
+    expect(page.locator("[data-field='engine']")).to_contain_text("trl")
+    page.locator("[data-field='engine']").click()
+    verl = page.locator(".el-select-dropdown__item:visible", has_text="verl")
+    expect(verl).to_have_class(re.compile("is-disabled"))
+    expect(verl).to_have_attribute("title", reasons["grpo"])
 
 
 @pytest.mark.slow

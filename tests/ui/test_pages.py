@@ -59,6 +59,27 @@ def test_every_page_fits_the_window_and_loads_nothing_from_outside(browser: Brow
     assert errors == []
 
 
+# The bound on what a first visit downloads: the login page, then the jobs list after logging in.
+FIRST_LOAD_LIMIT_BYTES = 800_000
+
+
+def test_a_first_visit_downloads_at_most_0_8_mb(browser: Browser, ui_server):
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    page = context.new_page()
+    finished = []
+    page.on("requestfinished", lambda request: finished.append(request))
+    try:
+        log_in(page, ui_server)  # /jobs, sent to the login form, and back
+        page.wait_for_load_state("networkidle")
+        # What crossed the wire: Chromium's encoded sizes, after the server's compression.
+        sizes = {request.url: request.sizes() for request in finished}
+    finally:
+        context.close()
+    transferred = sum(size["responseBodySize"] + size["responseHeadersSize"] for size in sizes.values())
+    largest = max(sizes.items(), key=lambda item: item[1]["responseBodySize"])
+    assert transferred <= FIRST_LOAD_LIMIT_BYTES, (transferred, largest[0], largest[1])
+
+
 def test_the_language_follows_the_browser_and_the_switch_sticks(browser: Browser, ui_server):
     context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="zh-CN")
     page = context.new_page()
@@ -84,6 +105,8 @@ def test_settings_show_the_run_mode_paths_and_versions(page: Page, ui_server):
     page.goto(f"{ui_server.url}/settings")
     system = ui_server.api.get("/system").json()
     expect(page.get_by_test_id("run-mode")).to_contain_text("Local")
+    # No Ray cluster is configured here: the page says how one becomes a run mode.
+    expect(page.get_by_test_id("ray-help")).to_contain_text("PLATFORM_RAY_ADDRESS")
     expect(page.get_by_test_id("paths")).to_contain_text(system["paths"]["jobs"])
     expect(page.get_by_test_id("paths")).to_contain_text(system["database"])
     expect(page.get_by_test_id("version")).to_have_text(system["version"])

@@ -126,3 +126,36 @@ def test_the_job_form_offers_a_jobs_final_model_as_the_base_of_a_new_dpo_job(pag
     job = ui_server.api.get("/jobs/ui-dpo-from-sft").json()
     assert (job["algorithm"], job["status"]) == ("dpo", "pending")
     assert job["model_path"] == str(Path(trained["output_dir"]) / "final")
+
+
+def test_a_checkpoint_on_the_jobs_page_opens_training_evaluation_and_surgery_with_it_chosen_and_exports(
+    page: Page, ui_server, trained
+):
+    checkpoint = f"checkpoint-{EVERY}"
+    reference = f"job:{JOB}@{checkpoint}"
+
+    def act(action: str) -> None:
+        page.goto(f"{ui_server.url}/jobs/{trained['id']}")
+        page.get_by_role("tab", name=re.compile(r"^Checkpoints")).click()
+        page.locator(f"[data-checkpoint='{checkpoint}'] [data-action='{action}']").click()
+
+    def chosen(field: str) -> None:
+        # The select shows the choice's label, the same one its dropdown lists under the job's checkpoints.
+        expect(page.locator(f"[data-field='{field}']").first).to_contain_text(f"{JOB} · {checkpoint}")
+
+    act("train")
+    page.wait_for_url(re.compile(rf"/jobs/new\?model={re.escape(reference).replace(':', '(:|%3A)')}"))
+    chosen("model_path")
+    act("evaluate")
+    chosen("target.model")
+    act("surgery")
+    chosen("models.0.model")
+
+    act("export")
+    notice = page.locator(".el-message--success")
+    expect(notice).to_contain_text("Exported to", timeout=60_000)
+    tasks = ui_server.api.get(f"/jobs/{trained['id']}/tasks").json()
+    exported = next(task for task in tasks if task["params"] == {"checkpoint": checkpoint})
+    assert exported["status"] == "completed"
+    expect(notice).to_contain_text(exported["result"]["path"])
+    assert (Path(exported["result"]["path"]) / "config.json").is_file()

@@ -6,13 +6,14 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from training_platform.db.types import utcnow
+from training_platform.errors import NAME_PATTERN
 
 Severity = Literal["info", "warning", "critical"]
 AlertFormat = Literal["generic", "slack", "feishu"]
 DeliveryStatus = Literal["pending", "delivered", "failed"]
 SEVERITIES: tuple[Severity, ...] = ("info", "warning", "critical")
 
-TargetName = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")]
+TargetName = Annotated[str, Field(min_length=1, max_length=200, pattern=NAME_PATTERN)]
 Kind = Annotated[str, Field(min_length=1, max_length=64)]
 Text = Annotated[str, Field(max_length=2000)]
 

@@ -4,6 +4,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
+from starlette.middleware.gzip import GZipMiddleware
 
 from training_platform import __version__
 from training_platform.api.errors import ErrorBody, install_error_handlers
@@ -24,6 +25,7 @@ from training_platform.api.routers import (
     monitoring,
     pipelines,
     playground,
+    rewards,
     secrets,
     surgery,
     system,
@@ -93,7 +95,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         pipelines.router,
         evaluations.router,
         playground.router,
+        rewards.router,
     ):
         app.include_router(router, prefix=API_PREFIX)
     install_web(app, API_PREFIX)
+    # The UI's bundles are ~2.3 MB as built and ~0.7 MB gzipped, and API JSON shrinks as much. Level 6 is most of
+    # level 9's gain for a fraction of its CPU; Starlette leaves event streams (the playground) and media alone
+    # and flushes each chunk of a streamed body.
+    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
     return app

@@ -9,8 +9,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict
 
-from training_platform.common.text import Language, language_of, translated
+from training_platform.common.text import Language, Text, language_of, translated
 from training_platform.errors import (
+    NAME_PATTERN,
+    VALIDATION_PREFIX,
     ConflictError,
     FieldError,
     InvalidInputError,
@@ -40,6 +42,11 @@ class ErrorBody(BaseModel):
     errors: list[ErrorItem]
 
 
+# Patterns said in words in every language: pydantic's "String should match pattern '^[A-Za-z0-9]…'" is not.
+PATTERN_MISMATCH = VALIDATION_PREFIX + "string_pattern_mismatch"
+DESCRIBED_PATTERNS = {NAME_PATTERN: "form.name_pattern"}
+
+
 def _response(status: int, detail: str) -> JSONResponse:
     return JSONResponse(status_code=status, content={"detail": detail, "errors": []})
 
@@ -53,7 +60,9 @@ def _invalid(request: Request, errors: list[FieldError]) -> JSONResponse:
 
 def _item(error: FieldError, language: Language) -> dict:
     message = error.message
-    if error.code is not None:
+    if error.code == PATTERN_MISMATCH and (described := DESCRIBED_PATTERNS.get(error.params.get("pattern"))):
+        message = Text.of(described).render(language)
+    elif error.code is not None:
         message = translated(error.code, error.params, language, english=error.message)
     item = {"field": error.field, "message": message, "code": error.code, "row": error.row, "line": error.line}
     return {key: value for key, value in item.items() if value is not None}

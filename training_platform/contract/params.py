@@ -10,6 +10,7 @@ from enum import StrEnum
 from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
 from training_platform.contract.data import LossTurns
 from training_platform.rewards import RewardSpec
@@ -27,6 +28,10 @@ class Algorithm(StrEnum):
 # enough that no value costs seconds to plan or overflows a 64-bit column.
 MAX_STEPS = 2**62  # steps, and intervals counted in steps
 MAX_SEQUENCE_LENGTH = 2**20  # tokens of one sample
+# The fewest tokens a supervised sample trains with: a chat template's markers around one prompt and the start of
+# the reply take 10-30 tokens (Qwen's default system prompt alone about 20), and the reply needs some of its own.
+# Below it every sample is truncated before its completion, and the run dies on a loss over no tokens.
+MIN_SUPERVISED_LENGTH = 32
 MAX_BATCH = 2**20  # samples per step, or per forward pass
 MAX_GPUS = 2**14
 MAX_ROLLOUTS = 2**12  # responses sampled per prompt
@@ -141,8 +146,24 @@ class TrainingParams(StrictModel):
 
 class SupervisedParams(TrainingParams):
     max_length: int = Field(
-        default=2048, gt=0, le=MAX_SEQUENCE_LENGTH, description="Longest tokenized sample; longer ones are truncated."
+        default=2048,
+        ge=MIN_SUPERVISED_LENGTH,
+        le=MAX_SEQUENCE_LENGTH,
+        description="Longest tokenized sample; longer ones are truncated.",
     )
+
+    @field_validator("max_length", mode="before")
+    @classmethod
+    def _holds_a_completion(cls, value: object) -> object:
+        # Before `ge`, so that the refusal says why rather than only the bound.
+        if isinstance(value, int) and not isinstance(value, bool) and value < MIN_SUPERVISED_LENGTH:
+            raise PydanticCustomError(
+                "sequence_too_short",
+                "{max_length} tokens cannot hold a prompt in the model's chat template and a completion to learn "
+                "from (the template's markers alone take 10-30 tokens): give at least {minimum}",
+                {"max_length": value, "minimum": MIN_SUPERVISED_LENGTH},
+            )
+        return value
 
 
 class SFTParams(SupervisedParams):

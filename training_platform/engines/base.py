@@ -12,10 +12,12 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from training_platform.common.progress import ProgressCallback, ignore_progress
+from training_platform.common.text import Text
 from training_platform.common.worker import Worker
 from training_platform.contract.layout import JobLayout
 from training_platform.contract.params import Algorithm, TrainingParams
 from training_platform.contract.run import LaunchSpec, RunSpec
+from training_platform.engines.charts import EngineCharts
 from training_platform.errors import FieldError
 
 
@@ -109,6 +111,8 @@ class Capabilities:
 class Engine(ABC):
     name: ClassVar[str]
     capabilities: ClassVar[Capabilities]
+    # The charts of what its trainer logs for some algorithms only, under its own names (engines/charts.py).
+    charts: ClassVar[EngineCharts] = {}
 
     @property
     def algorithms(self) -> frozenset[Algorithm]:
@@ -152,7 +156,12 @@ class Engine(ABC):
 
     def runnable_here(self, algorithm: Algorithm) -> bool:
         """Whether this machine has what the engine needs for `algorithm` (asked when the user chose auto)."""
-        return algorithm in self.algorithms
+        return algorithm in self.algorithms and self.unavailable_here(algorithm) is None
+
+    def unavailable_here(self, algorithm: Algorithm) -> Text | None:
+        """Why this machine lacks what the engine needs for `algorithm`, one it runs (GET /engines shows it before
+        a job is written); None when it has it."""
+        return None
 
     @abstractmethod
     def render(self, spec: RunSpec, device: str) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from training_platform.common.text import Language
 from training_platform.contract.data import DataFormat
 from training_platform.contract.health import HealthSettings
 from training_platform.contract.params import Algorithm
@@ -12,11 +13,12 @@ from training_platform.contract.run import EngineSettings
 from training_platform.contract.status import TrainingStatus
 from training_platform.contract.surgery import SurgeryOperation
 from training_platform.datafiles.layout import SUPPORTED_TYPES
+from training_platform.errors import NAME_PATTERN
 from training_platform.jobs.states import JobStatus
 from training_platform.tasks import BackgroundTaskRead
 from training_platform.trackers.schemas import TrackerList
 
-JobName = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")]
+JobName = Annotated[str, Field(min_length=1, max_length=200, pattern=NAME_PATTERN)]
 
 
 # Where a run runs: this machine, the Ray cluster (PLATFORM_RAY_ADDRESS), or a host an admin added (GET /hosts).
@@ -101,6 +103,26 @@ class Progress(BaseModel):
         return cls.model_validate({**status.model_dump(), "state": status.status.value})
 
 
+class FailureText(BaseModel):
+    reason: str = Field(description="What ended the run: 'exited with code 1', 'killed by signal SIGKILL'.")
+    advice: str = Field(description="What to do about it, and whether resuming would help.")
+
+
+class JobFailure(BaseModel):
+    """Why a failed job failed, as decided when it failed (jobs/failures.py)."""
+
+    kind: Literal["exception", "exit", "launch", "killed", "lost", "hung", "out_of_memory"]
+    resume_advised: bool = Field(
+        description="Resume is the action to try first: something outside the run ended it (a signal, a lost process "
+        "or node, a hang, memory). False when the run itself failed: resumed, it would fail the same way."
+    )
+    cause: str | None = Field(
+        description="The line of its log that says why (the exception its traceback ends with), as the log has it."
+    )
+    cause_stream: Literal["stdout", "stderr"] | None = Field(description="The log that holds `cause`.")
+    text: dict[Language, FailureText] = Field(description="The reason and the advice per language: en, zh-CN.")
+
+
 class JobRead(BaseModel):
     id: str
     name: str
@@ -127,9 +149,15 @@ class JobRead(BaseModel):
     started_at: datetime | None
     finished_at: datetime | None
     progress: Progress | None
-    health: Literal["healthy", "warning", "critical"] = Field(
-        description="The worst open finding's severity: warning or critical; healthy when there is none (or only info)."
+    health: Literal["healthy", "warning", "critical", "unknown"] = Field(
+        description="The worst open finding's severity: warning or critical; healthy when there is none (or only "
+        "info); unknown while the job has logged no step (pending, queued, failed before its first step)."
     )
+    failure: JobFailure | None = Field(description="Why it failed, while it is failed.")
+    elapsed_seconds: float | None = Field(
+        description="The time its attempts ran, each from its process's launch, the running one's so far included."
+    )
+    attempt_elapsed_seconds: float | None = Field(description="The running attempt's share of `elapsed_seconds`.")
     health_settings: HealthSettings
     trackers: TrackerList | None = Field(description="Its trackers; null: the platform's default (docs/trackers.md).")
     engine_settings: EngineSettings = Field(description="Its engine settings (JobCreate.engine_settings).")

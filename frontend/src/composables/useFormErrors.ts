@@ -1,5 +1,6 @@
-// A form's submission and what the API said against it: each field error under its input, the rest above the form.
-import { ref } from 'vue'
+// A form's submission and what the API said against it: each field error under its input, the rest above the form;
+// the first of them scrolled into view, and each field's error gone once that field is changed.
+import { nextTick, ref, watch } from 'vue'
 
 import { ApiError } from '../api/client'
 import { describeFieldError, messageOf, placeFieldErrors } from '../errors'
@@ -13,6 +14,19 @@ export interface FormErrorOptions {
   conflict?: (error: ApiError) => string | undefined
   /** The field whose errors are rows of an uploaded file: listed one per line, not joined under the input. */
   rowsField?: string
+  /** The values as the request sends them, keyed as the API names fields: a field's error is cleared when its
+   * value changes from the one it was about. */
+  values?: () => unknown
+}
+
+/** Where the form's messages are, in the page's order: the first one is scrolled into view. */
+const MESSAGES = '.el-form-item.is-error, .form-errors'
+
+/** The value at a field's dotted name (`params.lora.rank`, `dataset_paths.0`) in a request's values. */
+function valueAt(values: unknown, field: string): string {
+  let value = values
+  for (const part of field.split('.')) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined
+  return JSON.stringify(value) ?? ''
 }
 
 export function useFormErrors(options: FormErrorOptions) {
@@ -20,6 +34,30 @@ export function useFormErrors(options: FormErrorOptions) {
   const otherErrors = ref<string[]>([])
   const rowErrors = ref<string[]>([])
   const submitting = ref(false)
+  /** The values the shown field errors are about: each field's, as it was when the errors came. */
+  let answered: Record<string, string> = {}
+
+  function remember(): void {
+    const values = options.values?.()
+    answered = Object.fromEntries(Object.keys(fieldErrors.value).map((field) => [field, valueAt(values, field)]))
+  }
+
+  if (options.values) {
+    watch(
+      options.values,
+      (values) => {
+        const changed = Object.keys(fieldErrors.value).filter((field) => valueAt(values, field) !== answered[field])
+        if (!changed.length) return
+        fieldErrors.value = Object.fromEntries(Object.entries(fieldErrors.value).filter(([field]) => !changed.includes(field)))
+      },
+      { deep: true },
+    )
+  }
+
+  async function scrollToFirst(): Promise<void> {
+    await nextTick()
+    document.querySelector(MESSAGES)?.scrollIntoView({ block: 'center' })
+  }
 
   function clear(): void {
     fieldErrors.value = {}
@@ -44,6 +82,8 @@ export function useFormErrors(options: FormErrorOptions) {
       if (field) fieldErrors.value = { [field]: error.message }
       else otherErrors.value = [messageOf(error)]
     }
+    remember()
+    void scrollToFirst()
   }
 
   /** Runs `action` with the earlier errors cleared; false when it failed (its errors are then shown). */

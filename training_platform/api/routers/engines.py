@@ -2,6 +2,7 @@ import shlex
 
 from fastapi import APIRouter
 
+from training_platform.api.deps import LanguageDep
 from training_platform.engines.registry import engines, get_engine
 from training_platform.engines.schemas import EngineRead, VerlCommand, VerlProblem, VerlValidation
 from training_platform.errors import FieldError, InvalidInputError
@@ -10,9 +11,10 @@ router = APIRouter(prefix="/engines", tags=["engines"])
 
 
 @router.get("")
-def list_engines() -> list[EngineRead]:
-    """What each engine runs (algorithms, devices, memory strategies) and what this machine can run with it."""
-    return [EngineRead.of(engine) for engine in engines()]
+def list_engines(language: LanguageDep) -> list[EngineRead]:
+    """What each engine runs (algorithms, devices, memory strategies) and what this machine can run with it: for
+    each algorithm it cannot run here, why (in the request's language)."""
+    return [EngineRead.of(engine, language) for engine in engines()]
 
 
 @router.post(

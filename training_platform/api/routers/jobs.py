@@ -1,6 +1,7 @@
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Query, Response, status
+from fastapi import APIRouter, Depends, Query, Request, Response, status
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse
 
 from training_platform.api.deps import LanguageDep, PlatformDep
@@ -21,7 +22,15 @@ router = APIRouter(prefix="/jobs", tags=["jobs"])
 Stream = Literal["stdout", "stderr"]
 
 
-@router.post("", status_code=status.HTTP_201_CREATED)
+async def every_problem_at_once(request: Request, platform: PlatformDep) -> None:
+    """A body that is no valid JobCreate is refused with every problem of it: FastAPI, which validates the body
+    after this dependency, would name only the fields pydantic refuses (a bad name), and the parameters and data
+    would wait for a second submission."""
+    if await request.body():  # none: FastAPI's own answer says that one is needed
+        await run_in_threadpool(platform.jobs.refuse_invalid, await request.json())
+
+
+@router.post("", status_code=status.HTTP_201_CREATED, dependencies=[Depends(every_problem_at_once)])
 def create_job(body: JobCreate, platform: PlatformDep) -> JobRead:
     return platform.jobs.create(body)
 
@@ -33,7 +42,7 @@ def create_job_from_file(body: JobFileCreate, platform: PlatformDep) -> JobRead:
     return platform.jobs.create_from_file(body)
 
 
-@router.post("/preview")
+@router.post("/preview", dependencies=[Depends(every_problem_at_once)])
 def preview_job(body: JobCreate, platform: PlatformDep) -> JobPreview:
     """What the job would run, checked as POST /jobs checks it: its engine's configuration (engine settings
     included) and its process's command on this server's devices. Nothing is created, written or started."""

@@ -6,9 +6,10 @@ from typing import Any
 from training_platform.common.environment import inherited_environment
 from training_platform.common.paths import OUTSIDE_ROOTS
 from training_platform.common.progress import ProgressCallback, ignore_progress
+from training_platform.common.text import Text
 from training_platform.common.worker import Worker
 from training_platform.contract.layout import JobLayout
-from training_platform.contract.params import Algorithm, RLParams, RuleRewardParams, TrainingParams
+from training_platform.contract.params import Algorithm, RuleRewardParams, TrainingParams
 from training_platform.contract.run import LaunchSpec, RunSpec
 from training_platform.engines.base import Capabilities, CheckpointInfo, Engine, StepProfile
 from training_platform.engines.checkpoints import copy_model_directory
@@ -24,6 +25,7 @@ from training_platform.engines.verl.command import (
 )
 from training_platform.engines.verl.data import convert
 from training_platform.engines.verl.environment import verl_environment
+from training_platform.engines.verl.keys import VERL_CHARTS
 from training_platform.engines.verl.overrides import check as check_overrides
 from training_platform.engines.verl.overrides import paths_outside_roots
 from training_platform.engines.verl.rewards import write_reward_file
@@ -33,11 +35,7 @@ from training_platform.engines.verl.validator import pool
 from training_platform.errors import FieldError, InvalidInputError
 from training_platform.settings import get_settings
 
-NO_ROLLOUT = (
-    "verl's {algorithm} generates with a rollout engine (vLLM, SGLang or TRT-LLM) and none is installed in "
-    "{python}; install vllm on a GPU machine, or the CPU profile (`make rl-env`, then "
-    "PLATFORM_VERL_PYTHON=.venv-rl/bin/python), or use engine 'trl' (or 'auto'), which trains GRPO/GSPO without one"
-)
+NO_ROLLOUT = "engine.no_rollout"  # the code of why verl cannot run RL here: no rollout engine
 
 
 def validate_command(argv: list[str]) -> list[dict[str, str]]:
@@ -73,6 +71,7 @@ class VerlEngine(Engine):
             rollout_memory_setting="actor_rollout_ref.rollout.gpu_memory_utilization",
         ),
     )
+    charts = VERL_CHARTS
 
     def unsupported_message(self, algorithm: Algorithm) -> str:
         if algorithm == Algorithm.DPO:
@@ -89,12 +88,9 @@ class VerlEngine(Engine):
     def check(self, spec: RunSpec) -> list[FieldError]:
         if errors := reward_code_errors(spec.params):
             return errors
-        environment = verl_environment()
-        if not environment.has_verl:
-            return [FieldError("engine", environment.missing_verl_message())]
-        if isinstance(spec.params, RLParams) and environment.rollout_engine is None:
-            message = NO_ROLLOUT.format(algorithm=spec.algorithm.value, python=environment.python)
-            return [FieldError("algorithm", message)]
+        if missing := self.unavailable_here(spec.algorithm):
+            field = "engine" if missing.code != NO_ROLLOUT else "algorithm"
+            return [FieldError(field, missing.render(), code=missing.code, params=missing.params)]
         # The exact command this job would run, composed and checked by verl itself.
         problems = validate_command(self.launch_argv(spec))
         return [FieldError(problem_field(spec, p["override"]), p["message"]) for p in problems]
@@ -142,11 +138,13 @@ class VerlEngine(Engine):
             raise InvalidInputError([FieldError("command", problem["message"]) for problem in refused])
         return [{"override": problem["override"], "message": problem["message"]} for problem in problems]
 
-    def runnable_here(self, algorithm: Algorithm) -> bool:
+    def unavailable_here(self, algorithm: Algorithm) -> Text | None:
         environment = verl_environment()
-        if algorithm not in self.algorithms or not environment.has_verl:
-            return False
-        return algorithm == Algorithm.SFT or environment.rollout_engine is not None
+        if not environment.has_verl:
+            return environment.missing_verl()
+        if algorithm != Algorithm.SFT and environment.rollout_engine is None:  # RL generates its rollouts
+            return Text.of(NO_ROLLOUT, algorithm=algorithm.value, python=environment.python)
+        return None
 
     def list_checkpoints(self, layout: JobLayout) -> list[CheckpointInfo]:
         return checkpoints.list_checkpoints(layout)

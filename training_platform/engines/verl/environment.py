@@ -13,6 +13,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
+from training_platform.common.text import Text
 from training_platform.settings import get_settings
 
 PROBED = ("verl", "vllm", "sglang", "flash_attn")
@@ -40,12 +41,16 @@ class VerlEnvironment:
     def flash_attention(self) -> bool:
         return "flash_attn" in self.packages
 
-    def missing_verl_message(self) -> str:
+    def missing_verl(self) -> Text:
+        """Why verl cannot run here, in words of the reader's language (common/text.py)."""
         if self.problem:
-            return self.problem
+            return Text.of("engine.environment_unusable", python=self.python, error=self.problem)
         if self.python == sys.executable:
-            return "verl is not installed here: install the platform with its `verl` extra"
-        return f"verl is not installed in {self.python} (settings.verl_python)"
+            return Text.of("engine.not_installed")
+        return Text.of("engine.not_installed_in", python=self.python)
+
+    def missing_verl_message(self) -> str:
+        return self.missing_verl().render()
 
 
 @functools.lru_cache
@@ -59,7 +64,7 @@ def probe(python: str) -> VerlEnvironment:
         )
         return VerlEnvironment(python, frozenset(json.loads(result.stdout)))
     except (OSError, subprocess.SubprocessError, json.JSONDecodeError) as error:
-        return VerlEnvironment(python, frozenset(), f"the verl environment {python} cannot be used: {error}")
+        return VerlEnvironment(python, frozenset(), str(error))
 
 
 def verl_environment() -> VerlEnvironment:
