@@ -1,4 +1,5 @@
 // Numbers, sizes, durations and times as people read them.
+import { i18n } from './i18n'
 
 export function formatDuration(seconds: number | null | undefined): string {
   if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return '—'
@@ -47,7 +48,8 @@ export function formatTime(iso: string | null | undefined): string {
   if (!iso) return '—'
   // The API writes UTC; naive timestamps from SQLite come without a zone.
   const date = new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(iso) ? iso : `${iso}Z`)
-  return date.toLocaleString()
+  // In the interface's language (not the browser's): 2026/11/27 18:53:30 in Chinese, 11/27/2026, 6:53:30 PM in English.
+  return date.toLocaleString(i18n.global.locale.value)
 }
 
 /** A value from the user's data or a job's parameters as text: lists and objects as "key: value", not JSON. */

@@ -5,10 +5,12 @@ import type { FindingText, HealthState, JobFinding, Severity } from './api/types
 
 export const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, critical: 2 }
 export const SEVERITY_TAGS = { info: 'info', warning: 'warning', critical: 'danger' } as const
-export const HEALTH_TAGS: Record<HealthState, 'success' | 'warning' | 'danger'> = {
+// Unknown: the job logged no step yet, so no finding could have been made.
+export const HEALTH_TAGS: Record<HealthState, 'success' | 'warning' | 'danger' | 'info'> = {
   healthy: 'success',
   warning: 'warning',
   critical: 'danger',
+  unknown: 'info',
 }
 export const SEVERITY_COLORS: Record<Severity, string> = { info: '#909399', warning: '#e6a23c', critical: '#f56c6c' }
 

@@ -18,6 +18,7 @@ export const TRAINING_FIELDS = [
   'batch_size',
   'micro_batch_size',
   'num_gpus',
+  'zero_stage',
   'max_length',
   'max_prompt_length',
   'max_response_length',

@@ -1,6 +1,10 @@
-// The metric record on the wire back to the platform's flat canonical keys, and the
-// charts the job page shows (training_platform/contract/metrics.py is the other half of this mapping).
-import type { GroupedRecord, WireNumber } from './api/types'
+// The metric record on the wire back to the platform's flat canonical keys (training_platform/contract/metrics.py is
+// the other half of this mapping), and the charts the job pages draw of them.
+import { reactive, watch } from 'vue'
+
+import { api } from './api'
+import type { AlgorithmInfo, GroupedRecord, WireNumber } from './api/types'
+import { tOr } from './i18n'
 
 const GROUPED_TO_CANONICAL: Record<string, Record<string, string>> = {
   loss: { total_loss: 'loss', actor_loss: 'policy_loss', critic_loss: 'value_loss' },
@@ -39,32 +43,96 @@ export function flattenRecord(record: GroupedRecord): Record<string, number> {
   return values
 }
 
+// A chart the API declares for an algorithm (GET /algorithms); a `*` in a key stands for one part of a
+// `/`-separated key (rewards/*/mean: one line per reward function).
+export type ChartDeclaration = AlgorithmInfo['charts'][number]
+
+/** A chart as a page draws it: the keys the job has. */
 export interface ChartSpec {
   id: string
-  /** i18n key of the title, or the metric key itself for charts the user added. */
+  /** In the interface's language; a chart the user added is titled with its key. */
   title: string
   keys: string[]
-  /** Draw `<key>` ± `<band>` as dashed bounds (reward mean ± std). */
-  band?: { key: string; spread: string }
-  logScale?: boolean
+  /** Draw `<key>` ± `<spread>` as dashed bounds (reward mean ± std). */
+  band?: { key: string; spread: string } | null
 }
 
-/** The standard charts; each appears once the job has logged one of its keys. */
-export const STANDARD_CHARTS: ChartSpec[] = [
-  { id: 'loss', title: 'charts.loss', keys: ['loss', 'policy_loss', 'value_loss', 'eval_loss'] },
-  { id: 'reward', title: 'charts.reward', keys: ['reward_mean', 'reward_min', 'reward_max'], band: { key: 'reward_mean', spread: 'reward_std' } },
-  { id: 'kl', title: 'charts.kl', keys: ['kl', 'kl_max'] },
-  { id: 'entropy', title: 'charts.entropy', keys: ['entropy'] },
-  { id: 'learning_rate', title: 'charts.learningRate', keys: ['learning_rate'] },
-  { id: 'grad_norm', title: 'charts.gradNorm', keys: ['grad_norm', 'critic_grad_norm'] },
-  { id: 'throughput', title: 'charts.throughput', keys: ['tokens_per_second'] },
-  { id: 'step_time', title: 'charts.stepTime', keys: ['step_time'] },
-  { id: 'memory', title: 'charts.memory', keys: ['gpu_memory_gib'] },
-  { id: 'eval_accuracy', title: 'charts.evalAccuracy', keys: ['eval_accuracy'] },
-]
+let declarations: Promise<Map<string, ChartDeclaration[]>> | null = null
 
-/** Keys the standard charts show (reward_std through its band); the others can be added as charts of their own. */
-export const STANDARD_KEYS = new Set([...STANDARD_CHARTS.flatMap((chart) => chart.keys), 'reward_std', 'epoch', 'timestamp'])
+/** Each algorithm's default charts, asked of the API once per page load. */
+export function chartDeclarations(): Promise<Map<string, ChartDeclaration[]>> {
+  declarations ??= api.algorithms().then((infos) => new Map(infos.map((info) => [info.name, info.charts])))
+  declarations.catch(() => (declarations = null)) // asked again next time
+  return declarations
+}
+
+/**
+ * The algorithm's charts; for a run of no known algorithm (metrics imported from elsewhere), every algorithm's, one
+ * chart per id: the first (the loss), then those only some algorithms have (DPO's margins, PPO's returns), then those
+ * all of them have.
+ */
+export function chartsOf(algorithm: string, all: Map<string, ChartDeclaration[]>): ChartDeclaration[] {
+  const own = all.get(algorithm)
+  if (own) return own
+  const lists = [...all.values()]
+  const byId = new Map<string, ChartDeclaration>()
+  for (const chart of lists.flat()) {
+    const known = byId.get(chart.id)
+    byId.set(chart.id, known ? { ...known, keys: [...new Set([...known.keys, ...chart.keys])] } : chart)
+  }
+  const [first, ...rest] = byId.values()
+  const everywhere = (chart: ChartDeclaration) => lists.every((list) => list.some((item) => item.id === chart.id))
+  return first ? [first, ...rest.filter((chart) => !everywhere(chart)), ...rest.filter(everywhere)] : []
+}
+
+function keyPattern(pattern: string): RegExp {
+  const parts = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+  return new RegExp(`^${parts.join('[^/]+')}$`)
+}
+
+/** The declared charts that `keys` has data for, titled, with their patterns resolved to those keys. */
+export function resolveCharts(declared: ChartDeclaration[], keys: string[]): ChartSpec[] {
+  const specs: ChartSpec[] = []
+  for (const chart of declared) {
+    const matched = chart.keys.flatMap((pattern) =>
+      pattern.includes('*') ? keys.filter((key) => keyPattern(pattern).test(key)) : keys.includes(pattern) ? [pattern] : [],
+    )
+    if (matched.length) specs.push({ id: chart.id, title: tOr(`charts.${chart.id}`, chart.id), keys: matched, band: chart.band })
+  }
+  return specs
+}
+
+const PREFERENCES_KEY = 'tplat.chartOptions'
+
+/** How every metric chart draws its lines, the same on every page and remembered in this browser. */
+export const chartOptions = reactive<{ smoothing: number; logScale: boolean }>({
+  smoothing: 0,
+  logScale: false,
+  ...(JSON.parse(localStorage.getItem(PREFERENCES_KEY) ?? '{}') as object),
+})
+watch(chartOptions, (value) => localStorage.setItem(PREFERENCES_KEY, JSON.stringify(value)))
+
+/** Runs one comparison overlays at most. */
+export const MAX_COMPARED = 5
+
+/** Keys no chart needs to offer: the step's timestamp and epoch. */
+export const UNCHARTED_KEYS = new Set(['epoch', 'timestamp'])
+
+/**
+ * TensorBoard's smoothing: an exponential moving average, debiased so the first points are not pulled towards 0.
+ * Gaps (NaN) stay gaps and do not move the average.
+ */
+export function smooth(values: number[], weight: number): number[] {
+  if (weight <= 0) return values
+  let average = 0
+  let count = 0
+  return values.map((value) => {
+    if (!Number.isFinite(value)) return value
+    average = average * weight + (1 - weight) * value
+    count += 1
+    return average / (1 - weight ** count)
+  })
+}
 
 /**
  * Points of one series, steps ascending. NaN and ±Infinity are kept out of `values` (a chart cannot scale to

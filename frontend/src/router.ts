@@ -15,6 +15,7 @@ export const router = createRouter({
     { path: '/login', name: 'login', component: () => import('./views/LoginView.vue'), meta: { public: true } },
     { path: '/jobs', name: 'jobs', component: () => import('./views/JobsList.vue') },
     { path: '/jobs/new', name: 'job-new', component: () => import('./views/JobCreate.vue') },
+    { path: '/jobs/compare', name: 'jobs-compare', component: () => import('./views/JobsCompare.vue') },
     { path: '/jobs/:id', name: 'job', component: () => import('./views/JobDetail.vue'), props: true },
     { path: '/datasets', name: 'datasets', component: () => import('./views/DatasetsList.vue') },
     { path: '/datasets/:id', name: 'dataset', component: () => import('./views/DatasetDetail.vue'), props: true },

@@ -83,7 +83,7 @@ def test_refused_uploads_name_field_and_row_and_leave_nothing(datasets_server):
     assert response.status_code == 422
     body = response.json()
     assert body["errors"][:2] == [
-        {"field": "file", "row": 2, "message": "missing required field 'response'"},
+        {"field": "file", "row": 2, "message": "missing required field 'response'", "code": "dataset.field_missing"},
         {"field": "file", "row": 3, "message": "not valid UTF-8 (byte 13 of the line)"},
     ]
     report_url = body["errors"][-1]["message"].rsplit(" ", 1)[1].removeprefix("/api/v1")

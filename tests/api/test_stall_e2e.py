@@ -45,6 +45,7 @@ def test_a_hung_job_is_stopped_reaped_and_failed_with_its_log(stall_server, demo
     assert failed["error"].startswith("hung: no new log line, metric or status for ")
     assert f"(limit {STALL_SECONDS} s)" in failed["error"]
     assert len(failed["error"].splitlines()) > 1  # the reason, then the log's last lines
+    assert failed["failure"]["kind"] == "hung" and failed["failure"]["resume_advised"] is True
     events = [(e["kind"], e["message"]) for e in server.api.get(f"/jobs/{job['id']}/events").json()]
     assert any(kind == "stall" and message.endswith("stopping it") for kind, message in events)
     wait_until(lambda: session_members(pid) == [], 20, message="every process of the hung run gone")

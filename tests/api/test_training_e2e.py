@@ -111,6 +111,18 @@ def test_grpo_continues_from_the_sft_model_with_rule_rewards(server, demo_assets
     assert all("mean" in line["kl"] and "mean" in line["reward"] for line in lines)
     names = [c["name"] for c in server.api.get(f"/jobs/{job['id']}/checkpoints").json()]
     assert names == ["checkpoint-2", "checkpoint-4", "final"]
+    # What the model wrote, with what each reward made of it: a few completions of every step, the latest first.
+    latest = server.api.get(f"/jobs/{job['id']}/samples").json()
+    assert (latest["steps"], latest["step"]) == ([1, 2, 3, 4], 4)
+    assert 1 <= latest["total"] <= 4 and len(latest["samples"]) == latest["total"]
+    for sample in latest["samples"]:
+        assert sample["prompt"].startswith("What is ")
+        scores = sample["rewards"]
+        assert set(scores) == {"math_verify_last_number_numeric", "format_check_pattern"}
+        weighted = scores["math_verify_last_number_numeric"] + 0.5 * scores["format_check_pattern"]
+        assert sample["reward"] == pytest.approx(weighted)
+    first = server.api.get(f"/jobs/{job['id']}/samples", params={"step": 1, "limit": 1}).json()
+    assert (first["step"], len(first["samples"])) == (1, 1)
 
 
 def test_pause_checkpoints_and_frees_the_process_then_resume_finishes_every_step_once(server, demo_assets):
@@ -128,9 +140,15 @@ def test_pause_checkpoints_and_frees_the_process_then_resume_finishes_every_step
     checkpoints = server.api.get(f"/jobs/{job['id']}/checkpoints").json()
     assert [(c["name"], c["complete"]) for c in checkpoints] == [(f"checkpoint-{pause_step}", True)]
     assert job["allowed_actions"] == ["resume", "stop", "delete"]
+    # Elapsed counts from the process's launch: model loading before the first step included.
+    paused_elapsed = job["elapsed_seconds"]
+    assert paused_elapsed > job["progress"]["elapsed_seconds"] - 1 and job["attempt_elapsed_seconds"] is None
 
     resumed = server.api.post(f"/jobs/{job['id']}/resume").json()
     assert resumed["status"] == "running" and resumed["attempt"] == 2
+    # Across the resume: elapsed goes on from the first attempt's, the last loss stays until the next one.
+    assert resumed["elapsed_seconds"] >= paused_elapsed
+    assert resumed["progress"]["loss"] == job["progress"]["loss"] is not None
     job = server.wait_for_status(job["id"], "completed", "failed")
     assert job["status"] == "completed", job["error"]
     steps = [line["step"] for line in metric_lines(job)]
@@ -159,6 +177,9 @@ def test_a_killed_training_process_fails_the_job_with_the_reason(server, demo_as
     assert job["status"] == "failed"
     assert job["exit_code"] == -9 and job["error"].startswith("killed by signal SIGKILL")
     assert job["allowed_actions"] == ["resume", "delete"]
+    # Killed from outside: resuming from its checkpoint is the thing to try first.
+    assert job["failure"]["kind"] == "killed" and job["failure"]["resume_advised"] is True
+    assert job["failure"]["text"]["zh-CN"]["reason"] == "被信号 SIGKILL 终止"
 
 
 @pytest.fixture
@@ -184,6 +205,7 @@ def test_a_restarted_server_reattaches_to_running_jobs_and_settles_lost_ones(res
     lost = server.job(lost["id"])
     assert lost["status"] == "failed"
     assert lost["error"].startswith(f"lost: local run {lost_pid} ended while the platform was not watching it")
+    assert lost["failure"]["kind"] == "lost" and lost["failure"]["resume_advised"] is True
     # What it logged while no server was running is taken in when the restarted server settles it.
     lines = metric_lines(lost)
     loss_key = wait_until(

@@ -63,4 +63,4 @@ def test_fields_changes_a_datasets_format_in_place(server, tmp_path):
         and server.api.get("/datasets/two-formats").json()["preset"] == "alpaca"
     )
     refused = server.cli("datasets", "fields", "two-formats", "--preset", "sharegpt")
-    assert refused.returncode == 1 and "row 1" in refused.stderr, refused.stderr
+    assert refused.returncode == 1 and "rows 1, 2" in refused.stderr, refused.stderr

@@ -16,11 +16,11 @@ from training_platform.datafiles.presets import (
     consumed_columns,
     detect_presets,
     get_path,
-    no_preset_fits_message,
     normalise_row,
     preset_problem,
     unused_columns,
 )
+from training_platform.datasets.texts import no_preset_text
 
 
 def fmt(preset=None, **kwargs) -> DataFormat:
@@ -359,8 +359,12 @@ def test_detection_refuses_rows_that_fit_several_presets():
     detection = detect_presets([row], "sft")
     assert detection.detected is None
     assert [name for name, reason in detection.tried if reason is None] == ["sharegpt", "openai"]
-    assert no_preset_fits_message(detection) == (
+    assert no_preset_text(detection).render() == (
         "the rows fit several format presets (sharegpt, openai); name the one they are in"
+    )
+    assert (
+        no_preset_text(detection).render("zh-CN")
+        == "这些行符合多个格式预设（sharegpt, openai）；请指定它们所用的那一个"
     )
 
 
@@ -370,7 +374,7 @@ def test_detection_needs_every_sampled_row_and_says_why_each_preset_failed():
     reasons = dict(detection.tried)
     assert reasons["alpaca"] == "missing required field 'instruction' (2 of 3 sampled rows)"
     assert reasons["sharegpt"] == "missing required field 'conversations' (2 of 3 sampled rows)"
-    message = no_preset_fits_message(detection)
+    message = no_preset_text(detection).render()
     assert message.startswith("no format preset fits these sft rows (alpaca: missing required field 'instruction'")
     for name in ("sharegpt", "openai", "trl-prompt-completion"):
         assert f"{name}: missing required field" in message
@@ -387,7 +391,7 @@ def test_detection_only_tries_presets_made_for_the_kind():
         "mmlu",
         "humaneval",
     ]
-    assert no_preset_fits_message(Detection("eval", None, [])) == "no format preset reads eval datasets"
+    assert no_preset_text(Detection("eval", None, [])).render() == "no format preset reads eval datasets"
 
 
 def test_a_blank_value_does_not_hide_the_format():

@@ -52,6 +52,22 @@ def test_a_clean_set_has_no_findings(tmp_path, suffix):
     assert report.num_rows == 24 and report.tokenizer == ESTIMATE
 
 
+def test_chinese_near_duplicates_are_found_by_their_characters(tmp_path):
+    """Chinese puts no spaces between words: its shingles are character bigrams, so one word changed in a sentence
+    leaves a near duplicate, and a sentence of the same template about something else is not one."""
+    rows = clean_sft_rows()
+    for prompt in (
+        "请用简单的话解释一下黑洞是怎样形成的，以及它为什么会吸走光线。",
+        "请用简单的话解释一下黑洞是怎么形成的，以及它为什么会吸走光线？",
+        "请用简单的话解释一下彩虹是怎样形成的，以及它为什么有七种颜色。",
+    ):
+        rows.append({**rows[0], "prompt": prompt})
+    report = audit(write_jsonl(tmp_path / "zh.jsonl", rows))
+    [near] = [finding for finding in report.findings if finding.kind == "near_duplicate"]
+    assert near.rows == [25, 26]
+    assert near.in_language("zh-CN").message == "2 行的 prompt 几乎相同（词或字二元组的 Jaccard 相似度 ≥ 0.8）"
+
+
 def test_planted_duplicates_and_outliers_are_found_at_their_rows(tmp_path):
     rows = clean_sft_rows()
     rows.append(dict(rows[3]))  # row 25: exact duplicate of row 4

@@ -8,6 +8,7 @@ import pytest
 from pydantic import ValidationError
 
 from tests.datasets.files import WRITERS, clean_sft_rows, write_jsonl, write_parquet
+from training_platform.common.text import Text
 from training_platform.contract.data import DataFormat
 from training_platform.datafiles.rows import read_rows
 from training_platform.datasets.audit import AuditOptions
@@ -66,7 +67,16 @@ def broken_files(tmp_path) -> dict:
     return {
         "bad-utf8.jsonl": [("file", 2, "not valid UTF-8 (byte 13 of the line)")],
         "truncated.json": [("file", None, "truncated.json is not valid JSON: row 2 is malformed or cut off")],
-        "schema.parquet": [("file", 1, "missing required field 'prompt'; missing required field 'response'")],
+        # One line per distinct problem, with its rows and the columns the file has instead.
+        "schema.parquet": [
+            (
+                "file",
+                None,
+                "missing required field 'prompt': 24 of 24 rows (rows 1, 2, 3, 4, 5, …); "
+                "the file's columns: question, answer",
+            ),
+            ("file", None, "missing required field 'response': 24 of 24 rows"),
+        ],
         "missing.jsonl": [
             ("file", 2, "missing required field 'response'"),
             ("file", 4, "missing required field 'prompt'"),
@@ -86,8 +96,13 @@ def test_broken_uploads_are_refused_with_rows_and_leave_nothing(platform, tmp_pa
     # The summary points at the full report, which lists every invalid row.
     with pytest.raises(InvalidInputError) as caught:
         upload(platform, tmp_path / "schema.parquet", "broken")
-    *_rows, summary, no_preset = [error.message for error in caught.value.errors]
-    assert summary.startswith("24 of 24 rows are invalid; the first 20 are listed, all of them in /api/v1/")
+    *problems, summary, no_preset = caught.value.errors
+    assert len(problems) == 2
+    assert Text(problems[0].code, problems[0].params).render("zh-CN") == (
+        "缺少必填字段“prompt”：24 行中有 24 行（第 1, 2, 3, 4, 5, … 行）；文件中的列：question, answer"
+    )
+    summary, no_preset = summary.message, no_preset.message
+    assert summary.startswith("24 of 24 rows are invalid; every row is in /api/v1/")
     # Rows in no shape the platform knows: each preset for the kind was tried, and says why it does not fit.
     assert no_preset.startswith("no format preset fits these sft rows (alpaca: missing required field 'instruction'")
     report = json.loads(platform.datasets.report_path(summary.rsplit("/", 1)[1]).read_text())
@@ -125,7 +140,9 @@ def test_a_directory_with_a_field_mapping_and_invalid_rows_allowed(platform, tmp
     )
     with pytest.raises(InvalidInputError) as caught:
         platform.datasets.register(request)
-    assert caught.value.errors[0].field == "path" and caught.value.errors[0].row == 1
+    first = caught.value.errors[0]
+    assert first.field == "path" and first.message.startswith("missing required field 'response': 25 of 25 rows")
+    assert first.message.endswith("the file's columns: question, answer, topic")
     request.field_mapping["response"] = "answer"
     with pytest.raises(InvalidInputError) as caught:
         platform.datasets.register(request)
@@ -184,6 +201,11 @@ def test_audit_dedup_and_conversion_make_linked_versions(platform, tmp_path):
     deduped = platform.datasets.get("raw-dedup")
     assert (deduped.num_rows, deduped.parent_id, deduped.version, deduped.file_format) == (24, source.id, 2, "parquet")
     assert deduped.derivation == "dedup near: kept 24 of 26"
+    # The same deduplication again has nothing new to remove: it answers with the version that holds its result.
+    again = wait(platform, "raw", platform.datasets.start_dedup("raw", DedupRequest(method="near")))
+    assert again.status == "completed", again.error
+    assert (again.result["existing"], again.result["dataset"], again.result["removed"]) == (True, deduped.id, 2)
+    assert [d.name for d in platform.datasets.versions("raw")] == ["raw", "raw-dedup"]
 
     train, validation = platform.datasets.convert("raw-dedup", ConvertRequest(validation_fraction=0.25, seed=1))
     assert (train.num_rows, validation.num_rows) == (18, 6)

@@ -53,19 +53,20 @@ def test_semantic_audit_finds_a_planted_paraphrase_and_nothing_on_a_clean_set(tm
 
 def test_search_returns_a_paraphrase_and_dedup_writes_a_version(platform, tmp_path, embedder):
     platform.datasets.embedder = embedder
-    upload(platform, write_jsonl(tmp_path / "chat.jsonl", rows_with(SEASONS, *SLEEP)), "chat")
+    # Row 28 is row 25 again: a semantic dedup removes exact duplicates too, whatever the index links.
+    upload(platform, write_jsonl(tmp_path / "chat.jsonl", rows_with(SEASONS, *SLEEP, SEASONS)), "chat")
     assert not platform.datasets.index_ready("chat")
     task = wait(platform, "chat", platform.datasets.start_index("chat"))
-    assert task.status == "completed" and task.result["rows"] == 27 and platform.datasets.index_ready("chat")
+    assert task.status == "completed" and task.result["rows"] == 28 and platform.datasets.index_ready("chat")
     assert (platform.settings.home / "vectors" / "milvus.db").is_dir()  # embedded Milvus Lite under the home
     hits = platform.datasets.search("chat", "Why does our planet have summer and winter?", top_k=3)
     assert SEASONS in [hit.text for hit in hits] and hits[0].score >= hits[-1].score
 
     task = wait(platform, "chat", platform.datasets.start_dedup("chat", DedupRequest(threshold=0.8)))
     assert task.status == "completed", task.error
-    assert (task.result["removed"], task.result["groups"]) == (1, 1)
+    assert (task.result["removed"], task.result["groups"]) == (2, 2)
     version = platform.datasets.get("chat-dedup")
-    assert version.num_rows == 26 and version.derivation == "dedup semantic threshold 0.8: kept 26 of 27"
+    assert version.num_rows == 26 and version.derivation == "dedup semantic threshold 0.8: kept 26 of 28"
     rows = platform.datasets.rows("chat-dedup", offset=24, limit=5).rows
     assert [r.data["prompt"] for r in rows] == [SEASONS, SLEEP[0]]
 

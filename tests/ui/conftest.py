@@ -7,6 +7,7 @@ requires a login like any other: each test's `page` has logged in through the lo
 
 import os
 import re
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_play
 
 from tests.alerts.support import LOOPBACK
 from tests.support.helpers import ServerProcess
+from tests.support.jobs import sft_body
 
 REPO = Path(__file__).resolve().parents[2]
 WEB_INDEX = REPO / "training_platform" / "web" / "index.html"
@@ -148,3 +150,16 @@ def screenshot(page: Page, name: str) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path))
     return path
+
+
+@pytest.fixture(scope="module")
+def failed_job(ui_server, demo_assets, tmp_path_factory) -> dict:
+    """A demo SFT job whose model's weights are not a weights file: its trainer raises as it loads them."""
+    broken = tmp_path_factory.mktemp("broken_model")
+    for source in demo_assets["model"].iterdir():
+        if source.is_file() and source.suffix != ".safetensors":
+            shutil.copy(source, broken / source.name)
+    (broken / "model.safetensors").write_bytes(b"these bytes are no safetensors header")
+    body = {**sft_body(demo_assets, "ui-fails-fast", max_steps=5), "model_path": str(broken)}
+    job = ui_server.create_job(**body, start=True)
+    return ui_server.wait_for_status(job["id"], "failed", "completed", timeout=180)

@@ -1,5 +1,5 @@
 """The compute configurator in the browser: a recommendation, its memory explained on hover, its expected duration,
-applied to a new job."""
+each engine's configuration of it (or why there is none), applied to a new job field by field."""
 
 import re
 
@@ -14,6 +14,7 @@ def test_the_configurator_explains_its_memory_and_applies_to_a_new_job(page: Pag
     choose(page, "model", "Qwen2.5-7B")
     choose(page, "gpu", "A100-80G")
     choose(page, "seq_len", "4096")
+    page.locator("[data-field='num_gpus'] input").fill("2")  # sharded: the ZeRO stage is a field of the form too
     page.locator("[data-field='samples'] input").fill("20000")
     page.get_by_test_id("recommend").click()
 
@@ -21,7 +22,14 @@ def test_the_configurator_explains_its_memory_and_applies_to_a_new_job(page: Pag
     expect(recommendation).to_be_visible()
     expected = ui_server.api.post(
         "/compute/recommend",
-        json={"model": "Qwen2.5-7B", "gpu": "A100-80G", "seq_len": 4096, "algorithm": "sft", "samples": 20000},
+        json={
+            "model": "Qwen2.5-7B",
+            "gpu": "A100-80G",
+            "num_gpus": 2,
+            "seq_len": 4096,
+            "algorithm": "sft",
+            "samples": 20000,
+        },  # fmt: skip
     ).json()
     expect(page.get_by_test_id("global-batch")).to_have_text(str(expected["global_batch"]))
     # The expected duration is the API's: its total for its number of steps.
@@ -41,15 +49,48 @@ def test_the_configurator_explains_its_memory_and_applies_to_a_new_job(page: Pag
     assert category and tip.locator(".why").inner_text().strip()
     assert any(key in tip.inner_text() for key in explanations)
 
+    # Each engine's panel shows its configuration of the same params, or why it cannot run them.
+    for panel in expected["engines"]:
+        shown = page.get_by_test_id(f"engine-{panel['engine']}")
+        if panel["not_shown"]:
+            expect(shown.get_by_test_id("not-shown")).to_have_text(panel["not_shown"])
+        else:
+            expect(shown).to_contain_text(next(iter(panel["configuration"])))
+    expect(page.get_by_test_id("not-carried")).to_contain_text(expected["not_carried"][0])
+    # The "Why" column wraps its sentences within the card: the table needs no sideways scrolling, no cell is cut.
+    table = page.locator(".el-table__body-wrapper .el-scrollbar__wrap").first
+    assert table.evaluate("wrap => wrap.scrollWidth <= wrap.clientWidth")
+    cut = page.get_by_test_id("term-why").evaluate_all(
+        "texts => texts.filter(text => text.closest('.cell').scrollWidth > text.closest('.cell').clientWidth).length"
+    )
+    assert cut == 0
+
     page.get_by_test_id("apply").click()
     page.wait_for_url(re.compile(r"/jobs/new$"))
     expect(page.get_by_test_id("prefilled")).to_be_visible()
     # The form keeps the configurator's expected duration beside what it pre-filled.
     expect(page.get_by_test_id("prefilled-duration")).to_contain_text(f"for {expected['duration']['steps']} steps")
     params = expected["params"]
-    expect(page.locator("[data-field='batch_size']")).to_have_value(str(params["batch_size"]))
-    expect(page.locator("[data-field='micro_batch_size']")).to_have_value(str(params["micro_batch_size"]))
-    expect(page.locator("[data-field='max_length']")).to_have_value(str(params["max_length"]))
+    assert params["zero_stage"] == expected["configuration"]["zero_stage"]
+    # Every recommended parameter is in a visible field of the form, the duration as its length in steps.
+    assert params["max_steps"] == expected["duration"]["steps"]
+    expect(page.locator("[data-field='length_mode']")).to_contain_text("Steps")
+    fields = {}
+    for name, value in params.items():
+        if isinstance(value, dict):  # LoRA: its card switched on, each of its settings in its own field
+            expect(page.locator(f"[data-field='{name}_enabled']")).to_have_class(re.compile(r"\bis-checked\b"))
+            fields.update({f"{name}.{key}": inner for key, inner in value.items()})
+        else:
+            fields[name] = value
+    for name, value in fields.items():
+        field = page.locator(f"[data-field='{name}']").first
+        expect(field).to_be_visible()
+        if isinstance(value, bool):
+            expect(field).to_have_class(re.compile(r"\bis-checked\b") if value else re.compile(r"^(?!.*is-checked)"))
+        elif isinstance(value, str):  # a choice: the select shows it
+            expect(field).to_contain_text(value)
+        else:
+            expect(field).to_have_value(str(value))
 
     page.locator("[data-field='name']").fill("from-configurator")
     choose(page, "model_path", DEMO_MODEL)

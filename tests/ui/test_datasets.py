@@ -33,7 +33,7 @@ def open_upload(page: Page, path) -> None:
 def test_upload_audit_finding_rows_loss_stats_search_and_dedup(page: Page, ui_server, tmp_path, console):
     console.expect("status of 422")
     broken = tmp_path / "broken.jsonl"
-    write_jsonl(broken, [{"prompt": "a", "response": "b"}, {"prompt": "no answer here"}])
+    write_jsonl(broken, [{"question": f"What is {n}?", "answer": str(n)} for n in range(20)])  # other column names
     good = tmp_path / "qa.jsonl"
     write_jsonl(good, qa_rows())
 
@@ -41,10 +41,19 @@ def test_upload_audit_finding_rows_loss_stats_search_and_dedup(page: Page, ui_se
     open_upload(page, broken)
     expect(page.locator("[data-field='name']")).to_have_value("broken")
     page.get_by_test_id("upload-submit").click()
-    # The file was sent in full (the bar is fed by the upload's progress events), then refused row by row.
-    expect(page.get_by_test_id("row-errors")).to_contain_text("row 2: missing required field 'response'")
+    # The file was sent in full (the bar is fed by the upload's progress events), then refused: each problem once,
+    # with its rows and the columns the file has; why no preset fits is said once, by the format detection.
+    errors = page.get_by_test_id("row-errors")
+    expect(errors).to_contain_text(
+        "missing required field 'prompt': 20 of 20 rows (rows 1, 2, 3, 4, 5, …); the file's columns: question, answer"
+    )
+    expect(errors.get_by_text("missing required field 'response'")).to_have_count(1)
+    expect(page.get_by_text("no format preset fits these sft rows")).to_have_count(1)
     expect(page.get_by_test_id("upload-progress")).to_contain_text("100%")
     assert {d["name"] for d in ui_server.api.get("/datasets").json()} == {"demo-sft", "demo-dpo", "demo-grpo"}
+    # The errors were about the file as it was mapped: mapping a field clears them.
+    page.locator(".mapping-row", has_text="prompt").locator("input").fill("question")
+    expect(page.get_by_test_id("row-errors")).to_have_count(0)
     page.locator(".el-dialog").get_by_role("button", name="Cancel").click()
 
     open_upload(page, good)
@@ -56,9 +65,18 @@ def test_upload_audit_finding_rows_loss_stats_search_and_dedup(page: Page, ui_se
     page.wait_for_url(re.compile(r"/datasets/[0-9a-f]{32}$"))
     expect(page.get_by_test_id("dataset-name")).to_have_text("qa")
 
+    page.locator("[data-field='near_threshold'] input").fill("0.75")
     page.get_by_test_id("run-audit").click()
     finding = page.get_by_test_id("findings").locator(".el-table__row", has_text="Duplicate").first
     expect(finding).to_contain_text("5, 18, 32")
+    # Reloaded in Chinese: the options set are kept, the server's findings are said in Chinese.
+    page.evaluate("localStorage.setItem('tplat.locale', 'zh-CN')")
+    page.reload()
+    expect(page.locator("[data-field='near_threshold'] input")).to_have_value("0.75")
+    expect(page.get_by_test_id("findings")).to_contain_text("3 行的 prompt 完全相同")
+    page.evaluate("localStorage.setItem('tplat.locale', 'en')")
+    page.reload()
+    finding = page.get_by_test_id("findings").locator(".el-table__row", has_text="Duplicate").first
     finding.click()
     drawer = page.get_by_test_id("rows-drawer")
     for row in (5, 18, 32):
@@ -80,6 +98,7 @@ def test_upload_audit_finding_rows_loss_stats_search_and_dedup(page: Page, ui_se
     page.get_by_role("tab", name="Distributions").click()
     expect(page.get_by_test_id("length-histogram").first.locator("canvas")).to_be_visible()
     expect(page.get_by_test_id("label-chart").first).to_contain_text("data_source")
+    expect(page.get_by_test_id("column-type").first).to_have_text("text")
 
     page.get_by_role("tab", name="Preview").click()
     expect(page.get_by_test_id("rows").locator(".el-table__row").first).to_contain_text("What is 0 plus 3?")
@@ -95,6 +114,9 @@ def test_upload_audit_finding_rows_loss_stats_search_and_dedup(page: Page, ui_se
     page.get_by_test_id("dedup").click()
     result = page.get_by_test_id("dedup-result")
     expect(result).to_contain_text("Removed 2 rows in 1 duplicate groups")
+    # The same deduplication again finds nothing new: it names the version that already holds its rows.
+    page.get_by_test_id("dedup").click()
+    expect(result).to_contain_text("Nothing new to remove")
     result.get_by_role("link", name="qa-dedup").click()
     expect(page.get_by_test_id("dataset-name")).to_have_text("qa-dedup")
     assert ui_server.api.get("/datasets/qa-dedup").json()["num_rows"] == 38

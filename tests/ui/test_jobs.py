@@ -179,8 +179,14 @@ def test_a_demo_sft_job_created_in_the_form_trains_live_pauses_and_resumes(page:
     page.get_by_role("tab", name=re.compile("Checkpoints")).click()
     expect(page.get_by_test_id("checkpoints").get_by_text(f"checkpoint-{paused_at}", exact=True)).to_be_visible()
 
+    elapsed = page.get_by_test_id("elapsed")
+    paused_elapsed = float(elapsed.get_attribute("data-seconds"))
+    assert paused_elapsed > 0
     page.locator("[data-action='resume']").click()
     expect(page.get_by_test_id("status")).to_have_text("Running", timeout=60_000)
+    # Across the resume: elapsed goes on from the paused one, the last loss stays until the next step's.
+    assert float(elapsed.get_attribute("data-seconds")) >= paused_elapsed
+    expect(page.get_by_test_id("loss")).not_to_have_text("—")
     wait_until(lambda: points(page, "Loss") >= paused_at + 20, timeout=120, message="loss points after the resume")
     chart_steps = int(page.locator(".metric-chart[data-chart='Loss']").get_attribute("data-last-step"))
     assert chart_steps > paused_at

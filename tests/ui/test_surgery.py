@@ -5,15 +5,18 @@ evaluation every 5 steps) serves the whole module: seconds of training, the pric
 
 import re
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests.support.surgery import recorded_eval_losses, train_evaluated_sft
+from tests.ui.conftest import log_in
 from tests.ui.elements import choose, form_item
 
 JOB = "surgery-demo"
 EVERY = 5
+CHECKPOINT = f"checkpoint-{EVERY}"
 
 
 @pytest.fixture(scope="module")
@@ -128,34 +131,50 @@ def test_the_job_form_offers_a_jobs_final_model_as_the_base_of_a_new_dpo_job(pag
     assert job["model_path"] == str(Path(trained["output_dir"]) / "final")
 
 
-def test_a_checkpoint_on_the_jobs_page_opens_training_evaluation_and_surgery_with_it_chosen_and_exports(
+def test_a_checkpoint_on_the_jobs_page_opens_training_evaluation_and_surgery_with_it_chosen(
     page: Page, ui_server, trained
 ):
-    checkpoint = f"checkpoint-{EVERY}"
-    reference = f"job:{JOB}@{checkpoint}"
+    reference = f"job:{JOB}@{CHECKPOINT}"
+    act = checkpoint_action(page, ui_server, trained)
+    act("train")
+    page.wait_for_url(re.compile(r"/jobs/new\?model=job(:|%3A)"))
+    assert unquote(page.url.split("model=")[1]) == reference
+    chosen(page, "model_path")
+    act("evaluate")
+    chosen(page, "target.model")
+    act("surgery")
+    chosen(page, "models.0.model")
+
+
+def test_an_admin_exports_a_checkpoint_from_the_jobs_page(browser: Browser, ui_server, trained, console):
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    page = context.new_page()
+    page.on("console", console.on_console)
+    try:
+        log_in(page, ui_server, name="admin", password=ui_server.admin_password_file.read_text().strip())
+        checkpoint_action(page, ui_server, trained)("export")
+        notice = page.locator(".el-message--success")
+        expect(notice).to_contain_text("Exported to", timeout=60_000)
+    finally:
+        context.close()
+    tasks = ui_server.api.get(f"/jobs/{trained['id']}/tasks").json()
+    exported = next(task for task in tasks if task["params"] == {"checkpoint": CHECKPOINT})
+    assert exported["status"] == "completed"
+    assert (Path(exported["result"]["path"]) / "config.json").is_file()
+    assert not console.unexpected(), console.unexpected()
+
+
+def checkpoint_action(page: Page, server, trained: dict):
+    """Open the job's checkpoints tab and press `action` on CHECKPOINT."""
 
     def act(action: str) -> None:
-        page.goto(f"{ui_server.url}/jobs/{trained['id']}")
+        page.goto(f"{server.url}/jobs/{trained['id']}")
         page.get_by_role("tab", name=re.compile(r"^Checkpoints")).click()
-        page.locator(f"[data-checkpoint='{checkpoint}'] [data-action='{action}']").click()
+        page.locator(f"[data-checkpoint='{CHECKPOINT}'] [data-action='{action}']").click()
 
-    def chosen(field: str) -> None:
-        # The select shows the choice's label, the same one its dropdown lists under the job's checkpoints.
-        expect(page.locator(f"[data-field='{field}']").first).to_contain_text(f"{JOB} · {checkpoint}")
+    return act
 
-    act("train")
-    page.wait_for_url(re.compile(rf"/jobs/new\?model={re.escape(reference).replace(':', '(:|%3A)')}"))
-    chosen("model_path")
-    act("evaluate")
-    chosen("target.model")
-    act("surgery")
-    chosen("models.0.model")
 
-    act("export")
-    notice = page.locator(".el-message--success")
-    expect(notice).to_contain_text("Exported to", timeout=60_000)
-    tasks = ui_server.api.get(f"/jobs/{trained['id']}/tasks").json()
-    exported = next(task for task in tasks if task["params"] == {"checkpoint": checkpoint})
-    assert exported["status"] == "completed"
-    expect(notice).to_contain_text(exported["result"]["path"])
-    assert (Path(exported["result"]["path"]) / "config.json").is_file()
+def chosen(page: Page, field: str) -> None:
+    """The select shows the choice's label, the one its dropdown lists under the job's checkpoints."""
+    expect(page.locator(f"[data-field='{field}']").first).to_contain_text(f"{JOB} · {CHECKPOINT}")

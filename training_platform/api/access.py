@@ -26,6 +26,7 @@ UNSAFE_ROUTES: dict[tuple[str, str], Access] = {
     ("POST", "/jobs"): Access(action="created", kind=ResourceKind.JOB, creates=True),
     ("POST", "/jobs/spec"): Access(action="created", kind=ResourceKind.JOB, creates=True),
     ("POST", "/jobs/preview"): Access(viewers=True),  # checks a job as creating it would, creates nothing
+    ("POST", "/rewards/preview"): Access(viewers=True),  # scores a few rows in the worker, keeps nothing
     ("POST", "/jobs/spec/preview"): Access(viewers=True),
     ("DELETE", "/jobs/{job}"): Access(action="deleted", kind=ResourceKind.JOB, deletes=True),
     # Started, resumed or queued: as the scheduler reports it.

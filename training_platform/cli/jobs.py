@@ -178,8 +178,8 @@ def list_jobs(
     jobs = _client().get("/jobs", params={"status": status})
     # The GPUs column only where some job holds GPUs: a terminal's 80 columns are already shared by seven.
     with_gpus = any(job["gpus"] for job in jobs)
-    # The health column only where some job is not healthy, for the same reason.
-    with_health = any(job["health"] != "healthy" for job in jobs)
+    # The health column only where some job has findings, for the same reason (unknown: no step logged yet).
+    with_health = any(job["health"] not in ("healthy", "unknown") for job in jobs)
     table = Table(
         "name",
         "id",
@@ -211,7 +211,7 @@ def list_jobs(
 
 
 WARNING, CRITICAL = "[yellow]warning[/yellow]", "[bold red]critical[/bold red]"
-HEALTH_STYLE = {"healthy": "healthy", "warning": WARNING, "critical": CRITICAL}
+HEALTH_STYLE = {"healthy": "healthy", "unknown": "[dim]unknown[/dim]", "warning": WARNING, "critical": CRITICAL}
 SEVERITY_STYLE = {"info": "info", "warning": WARNING, "critical": CRITICAL}
 
 

@@ -25,8 +25,9 @@ class Gpu:
     bf16_tflops: float
     kind: str  # "cuda", "mps" or "cpu"
     note: str = ""
-    # Host RAM per GPU in a typical machine of this class, for offloading (an assumption; requests can
-    # override it): 8-GPU datacenter nodes carry ~2 TiB, L40S servers ~1 TiB, workstations ~128 GiB.
+    # RAM of a typical machine of this class, which its GPUs share for offloading (an assumption; requests can
+    # override it): 8-GPU datacenter nodes carry ~2 TiB (DGX A100 40G: 1 TiB), L40S servers ~1 TiB,
+    # workstations ~128 GiB.
     host_memory_bytes: int = 0
 
     @property
@@ -49,11 +50,11 @@ CATALOG: dict[str, Gpu] = {
     for gpu in (
         _nvidia("RTX-4090", 24564, 1008, 165.2, 128),
         _nvidia("RTX-5090", 32607, 1792, 209.5, 128),
-        _nvidia("A100-40G", 40960, 1555, 312, 128),
-        _nvidia("A100-80G", 81920, 2039, 312, 256),
-        _nvidia("H100-80G", 81559, 3350, 989, 256),
-        _nvidia("H200-141G", 143771, 4800, 989, 256),
-        _nvidia("L40S-48G", 46068, 864, 362, 128),
+        _nvidia("A100-40G", 40960, 1555, 312, 1024),
+        _nvidia("A100-80G", 81920, 2039, 312, 2048),
+        _nvidia("H100-80G", 81559, 3350, 989, 2048),
+        _nvidia("H200-141G", 143771, 4800, 989, 2048),
+        _nvidia("L40S-48G", 46068, 864, 362, 1024),
         _apple("Apple-M1-16G", 16, 68, 2.6),
         _apple("Apple-M2-24G", 24, 100, 3.6),
         _apple("Apple-M3-Pro-36G", 36, 150, 7.4),

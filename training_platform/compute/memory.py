@@ -42,6 +42,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from training_platform.common.text import Text
 from training_platform.compute.gpus import GiB, Gpu
 from training_platform.compute.model import ModelSpec
 from training_platform.contract.params import (
@@ -69,15 +70,15 @@ ALL_LINEARS = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "
 # bf16-amp follows the ZeRO paper: 2-byte weights and gradients, fp32 master copy inside the optimizer.
 _WEIGHT_GRAD_BYTES = {"bf16-amp": (2, 2), "bf16": (2, 2), "fp32": (4, 4)}
 _OPTIMIZER_BYTES = {
-    ("bf16-amp", "adamw"): (12, "fp32 master weights + first and second moments, 4 + 4 + 4"),
-    ("bf16-amp", "adamw8bit"): (6, "fp32 master weights + two 8-bit moments, 4 + 1 + 1"),
-    ("bf16-amp", "sgd"): (8, "fp32 master weights + momentum, 4 + 4"),
-    ("bf16", "adamw"): (4, "two bf16 moments, 2 + 2"),
-    ("bf16", "adamw8bit"): (2, "two 8-bit moments, 1 + 1"),
-    ("bf16", "sgd"): (2, "bf16 momentum"),
-    ("fp32", "adamw"): (8, "two fp32 moments, 4 + 4"),
-    ("fp32", "adamw8bit"): (2, "two 8-bit moments, 1 + 1"),
-    ("fp32", "sgd"): (4, "fp32 momentum"),
+    ("bf16-amp", "adamw"): (12, Text.of("compute.states.amp_adamw")),
+    ("bf16-amp", "adamw8bit"): (6, Text.of("compute.states.amp_adamw8bit")),
+    ("bf16-amp", "sgd"): (8, Text.of("compute.states.amp_sgd")),
+    ("bf16", "adamw"): (4, Text.of("compute.states.two_moments", dtype="bf16", sizes="2 + 2")),
+    ("bf16", "adamw8bit"): (2, Text.of("compute.states.two_moments", dtype="8-bit", sizes="1 + 1")),
+    ("bf16", "sgd"): (2, Text.of("compute.states.momentum", dtype="bf16")),
+    ("fp32", "adamw"): (8, Text.of("compute.states.two_moments", dtype="fp32", sizes="4 + 4")),
+    ("fp32", "adamw8bit"): (2, Text.of("compute.states.two_moments", dtype="8-bit", sizes="1 + 1")),
+    ("fp32", "sgd"): (4, Text.of("compute.states.momentum", dtype="fp32")),
 }
 # CUDA context, cuBLAS workspaces: outside PyTorch's allocator. 0.60 GiB on an H100 with torch 2.11
 # (docs/benchmarks.md, "H100 cases").
@@ -141,7 +142,13 @@ class EstimateRequest(BaseModel):
     )
     gpu_memory_utilization: float = Field(default=0.5, gt=0, lt=1, description="RL: vLLM's share of the GPU.")
     reference_model: bool | None = Field(default=None, description="Keep a reference model (default per algorithm).")
-    host_memory_gib: float | None = Field(default=None, gt=0, le=2**30, description="CPU RAM per GPU for offloading.")
+    host_memory_gib: float | None = Field(
+        default=None,
+        gt=0,
+        le=2**30,
+        description="RAM of one host, shared by the job's GPUs on it (at most 8), for offloading (default: the GPU "
+        "class's typical machine).",
+    )
 
     @model_validator(mode="after")
     def _sharding(self) -> "EstimateRequest":
@@ -168,7 +175,7 @@ class Term:
     category: str  # weights | gradients | optimizer | activations | rl_extra | overhead
     bytes: int
     formula: str
-    explanation: str
+    explanation: Text
 
 
 CATEGORIES = ("weights", "gradients", "optimizer", "activations", "rl_extra", "overhead")
@@ -183,8 +190,8 @@ class Estimate:
     peak_phase: str
     trainable_parameters: int
     cpu_offload_bytes: int
-    notes: list[str] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)  # reasons it cannot run however much memory is left
+    notes: list[Text] = field(default_factory=list)
+    problems: list[Text] = field(default_factory=list)  # reasons it cannot run however much memory is left
 
     def category_bytes(self) -> dict[str, int]:
         totals = {category: 0 for category in CATEGORIES}
@@ -204,6 +211,18 @@ class Estimate:
 
 def _gib(value: float) -> str:
     return f"{value / GiB:.2f} GiB"
+
+
+def _gib_number(value: float) -> str:
+    """A size in GiB as the texts' parameters carry it (their templates say the unit)."""
+    return f"{value / GiB:.2f}"
+
+
+def phase_text(peak_phase: str) -> Text:
+    """The peak phase of a step (Estimate.peak_phase), in words."""
+    if peak_phase.startswith(LAYER_BACKWARD):
+        return Text.of("compute.phase.layer", layer=peak_phase.removeprefix(LAYER_BACKWARD))
+    return Text.of(_PHASE_CODES[peak_phase])
 
 
 # The fused LM head's tile (trl/kernels/chunked_logprob.py: TOKEN_CHUNK_SIZE × chunk_size).
@@ -234,7 +253,7 @@ class Step:
             ("fp32" if self.lora else states_precision, request.optimizer)
         ]
         if self.autocast and not self.lora:
-            self.optimizer_contents += "; the fp32 weights are the master copy"
+            self.optimizer_contents = Text.join(self.optimizer_contents, Text.of("compute.term.master_copy"))
         self.tokens = request.micro_batch * request.seq_len * (2 if request.algorithm == Algorithm.DPO else 1)
         self.trainable = (
             model.lora_params(request.lora_rank, request.lora_targets) if self.lora else model.num_parameters
@@ -376,15 +395,15 @@ class Step:
             recomputed = layer_saved  # one layer at a time
             at_head = kept + self.head_saved() + self.head_backward_workspace()
             in_layers = kept + recomputed + workspace + self.grad_of(model.lm_head_params)
-            candidates = [(at_head, "start of backward (loss gradients)"), (in_layers, "recomputing a layer")]
+            candidates = [(at_head, LOSS_GRADIENTS), (in_layers, RECOMPUTING)]
         else:
             remaining = model.num_layers * layer_saved + copies
             at_head = remaining + self.head_saved() + self.head_backward_workspace()
-            candidates = [(at_head, "start of backward (loss gradients)")]
+            candidates = [(at_head, LOSS_GRADIENTS)]
             grads = self.grad_of(model.lm_head_params)
             layer_copies = copies // model.num_layers if copies else 0
             for index in range(model.num_layers):
-                candidates.append((remaining + grads + workspace, f"backward of layer {model.num_layers - index}"))
+                candidates.append((remaining + grads + workspace, f"{LAYER_BACKWARD}{model.num_layers - index}"))
                 remaining -= layer_saved + layer_copies
                 grads += self.grad_of(model.layer_params)
         position = self.request.seq_len * model.head_dim * 2 * self.element  # rotary cos/sin, shared by all layers
@@ -414,6 +433,21 @@ class Step:
         return _kv_cache_needed(self.model, self.request, self.element) + last_logits
 
 
+# The peaks of a step (Estimate.peak_phase), and the texts that name them (phase_text).
+LOSS_GRADIENTS, RECOMPUTING, LAYER_BACKWARD = (
+    "start of backward (loss gradients)",
+    "recomputing a layer",
+    "backward of layer ",
+)
+_PHASE_CODES = {
+    LOSS_GRADIENTS: "compute.phase.loss_gradients",
+    RECOMPUTING: "compute.phase.recompute",
+    "optimizer step": "compute.phase.optimizer_step",
+    "generation": "compute.phase.generation",
+}
+# Hosts carry at most this many GPUs (8-GPU nodes): the GPUs of a job on one host share its RAM for offloading.
+GPUS_PER_HOST = 8
+
 # The names of the dtypes by their bytes per element, as the terms' explanations say them.
 _DTYPE_NAMES = {2: "bf16", 4: "fp32"}
 
@@ -424,8 +458,8 @@ class Phase:
     and says of itself: notes, and problems (reasons the step cannot run however much memory is left)."""
 
     terms: list[Term] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
+    notes: list[Text] = field(default_factory=list)
+    problems: list[Text] = field(default_factory=list)
     cpu_offload_bytes: int = 0
 
     @property
@@ -480,16 +514,18 @@ def weight_memory(step: Step) -> Phase:
             "weights",
             gathered,
             "2 × largest module × bytes/param",
-            "parameters live on the CPU; the current and the prefetched module are gathered on the GPU",
+            Text.of("compute.term.weights_offloaded"),
         )
         return Phase([term], cpu_offload_bytes=num_parameters * step.weight_bytes // shard_degree)
     weights = num_parameters * step.weight_bytes // weight_shards
     sharding = f" / {shard_degree} GPUs" if weight_shards > 1 else ""
     formula = f"{num_parameters:,} params × {step.weight_bytes} B" + sharding
-    explanation = (
-        f"{_DTYPE_NAMES[step.weight_bytes]} weights"
-        + (" (autocast computes in bf16 from them)" if step.autocast else "")
-        + (", sharded by ZeRO-3/FSDP" if weight_shards > 1 else ", one full copy per GPU")
+    explanation = Text.join(
+        Text.of(
+            "compute.term.weights_sharded" if weight_shards > 1 else "compute.term.weights_full",
+            dtype=_DTYPE_NAMES[step.weight_bytes],
+        ),
+        Text.of("compute.term.autocast_weights") if step.autocast else None,
     )
     terms = [Term("weights", "weights", weights, formula, explanation)]
     if request.zero_stage == 3:
@@ -500,7 +536,7 @@ def weight_memory(step: Step) -> Phase:
                 "weights",
                 gathered,
                 "largest module × (weight + gradient bytes)",
-                "ZeRO-3 gathers a whole module (and its gradient) to compute it, as DeepSpeed estimates",
+                Text.of("compute.term.gathered"),
             )
         )
     return Phase(terms)
@@ -520,14 +556,15 @@ def gradient_memory(step: Step) -> Phase:
         gradients,
         f"{trainable:,} trainable params × {step.grad_bytes} B"
         + (f" / {request.shard_degree}" if gradient_shards > 1 else ""),
-        (
-            f"LoRA: only the adapters (fp32, peft's default) have {_DTYPE_NAMES[step.grad_bytes]} gradients"
-            if step.lora
-            else f"one {_DTYPE_NAMES[step.grad_bytes]} gradient per weight"
-        )
-        + (", sharded (ZeRO-2+)" if gradient_shards > 1 else "")
-        + (", offloaded with the parameters" if request.offload_params else ""),
-    )  # fmt: skip
+        Text.join(
+            Text.of(
+                "compute.term.gradients_lora" if step.lora else "compute.term.gradients_full",
+                dtype=_DTYPE_NAMES[step.grad_bytes],
+            ),
+            Text.of("compute.term.gradients_sharded") if gradient_shards > 1 else None,
+            Text.of("compute.term.gradients_offloaded") if request.offload_params else None,
+        ),
+    )
     return Phase([term], cpu_offload_bytes=cpu_offload_bytes)
 
 
@@ -538,34 +575,57 @@ def optimizer_memory(step: Step) -> Phase:
     bytes_per_param, contents = step.optimizer_bytes, step.optimizer_contents
     optimizer = trainable * bytes_per_param // optimizer_shards
     if request.offload_optimizer:
-        term = Term("optimizer", "optimizer", 0, "offloaded", f"{request.optimizer} states ({contents}) are on the CPU")
+        explanation = Text.of(
+            "compute.term.optimizer_offloaded", optimizer=request.optimizer, contents=contents.as_dict()
+        )
+        term = Term("optimizer", "optimizer", 0, "offloaded", explanation)
         return Phase([term], cpu_offload_bytes=optimizer)
     term = Term(
         "optimizer",
         "optimizer",
         optimizer,
         f"{trainable:,} × {bytes_per_param} B" + (f" / {request.shard_degree}" if optimizer_shards > 1 else ""),
-        f"{request.optimizer} ({step.optimizer_name}, {step.profile.optimizer}): {contents}"
-        + (", sharded (ZeRO-1+)" if optimizer_shards > 1 else ""),
+        Text.join(
+            Text.of(
+                "compute.term.optimizer",
+                optimizer=request.optimizer,
+                implementation=step.optimizer_name,
+                engine_optimizer=step.profile.optimizer,
+                contents=contents.as_dict(),
+            ),
+            Text.of("compute.term.optimizer_sharded") if optimizer_shards > 1 else None,
+        ),
     )
     return Phase([term])
 
 
+def host_ram(request: EstimateRequest, gpu: Gpu) -> tuple[int, int]:
+    """(bytes of RAM of one host, GPUs of the job on it): the request's figure, else the GPU class's typical host;
+    the job's GPUs fill hosts of at most GPUS_PER_HOST."""
+    host = int(request.host_memory_gib * GiB) if request.host_memory_gib else gpu.host_memory_bytes
+    return host, min(request.num_gpus, GPUS_PER_HOST)
+
+
 def cpu_offload_check(step: Step, cpu_offload_bytes: int) -> Phase:
-    """Where the offloaded model states go: only CUDA GPUs offload (DeepSpeed / FSDP), into the host's RAM per GPU
-    (the request's figure, else the GPU class's typical host)."""
+    """Where the offloaded model states go: only CUDA GPUs offload (DeepSpeed / FSDP), into the RAM of the host,
+    which every GPU of the job on that host fills with its share (`cpu_offload_bytes` is one GPU's)."""
     if not cpu_offload_bytes:
         return Phase()
     gpu, phase = step.gpu, Phase()
     if gpu.kind != "cuda":
-        phase.problems.append("offloading to the CPU is only available with CUDA GPUs (DeepSpeed / FSDP)")
-    host = int(step.request.host_memory_gib * GiB) if step.request.host_memory_gib else gpu.host_memory_bytes
-    if cpu_offload_bytes > host:
-        phase.problems.append(
-            f"offloading needs {_gib(cpu_offload_bytes)} of CPU RAM per GPU; the host has {_gib(host)}"
-        )
+        phase.problems.append(Text.of("compute.offload_needs_cuda"))
+    host, gpus_on_host = host_ram(step.request, gpu)
+    needed = cpu_offload_bytes * gpus_on_host
+    sizes = dict(
+        needed=_gib_number(needed),
+        per_gpu=_gib_number(cpu_offload_bytes),
+        gpus_on_host=gpus_on_host,
+        host=_gib_number(host),
+    )
+    if needed > host:
+        phase.problems.append(Text.of("compute.host_too_small", **sizes))
     else:
-        phase.notes.append(f"CPU RAM for offloaded states: {_gib(cpu_offload_bytes)} per GPU (host has ~{_gib(host)})")
+        phase.notes.append(Text.of("compute.host_ram", **sizes))
     return phase
 
 
@@ -589,47 +649,40 @@ def peak_activation_memory(step: Step, gradients_on_gpu: int) -> tuple[Phase, st
             "optimizer_workspace",
             "activations",
             activations,
-            "temporaries of the optimizer step",
-            f"the optimizer step is the peak: all gradients are alive and {step.optimizer_name} makes temporaries "
-            "(foreach: a copy of the second moments; a fused kernel has none); activations are freed by then",
+            "optimizer step workspace",
+            Text.of("compute.term.optimizer_workspace", optimizer=step.optimizer_name),
         )
     elif peak_phase == "generation":
         term = Term(
             "generation",
             "activations",
             activations,
-            "KV cache of the rollouts generated at once + last-token logits",
-            "TRL generates with the policy itself (model.generate, no vLLM); the last step's gradients are "
-            "freed by then",
+            "KV cache × rollouts + last-token logits",
+            Text.of("compute.term.generation"),
         )
     else:
         term = Term(
             "activations",
             "activations",
             activations,
-            f"{step.tokens:,} tokens × saved bytes/token + workspace, at the {peak_phase}",
+            f"{step.tokens:,} tokens × saved bytes/token + workspace",  # where the peak is: the explanation
             _activation_explanation(step, peak_phase),
         )
     return Phase([term]), peak_phase
 
 
-def _activation_explanation(step: Step, where: str) -> str:
-    parts = [
-        f"{step.layer_saved_per_token():,} B/token saved per layer",
-        "eager attention keeps the s×s scores"
-        if step.request.attention == "eager"
-        else f"{step.request.attention} attention keeps no s×s scores",
-        "TRL's fused LM head scores the labels in 4,096 × 32,768 tiles and never builds the logits "
-        "(entropy and token accuracy come out of the same tiles)"
-        if step.fused_head
-        else "the loss upcasts the whole logits to fp32 (forward with labels)",
-    ]
-    if step.autocast:
-        parts.append("autocast keeps a bf16 copy of each weight for its backward")
-    if step.request.gradient_checkpointing:
-        parts.append("gradient checkpointing keeps only each layer's input and recomputes one layer at a time")
-    parts.append(f"peak at the {where}")
-    return "; ".join(parts)
+def _activation_explanation(step: Step, where: str) -> Text:
+    attention = step.request.attention
+    return Text.join(
+        Text.of("compute.term.saved_per_token", bytes=f"{step.layer_saved_per_token():,}"),
+        Text.of("compute.term.eager_scores")
+        if attention == "eager"
+        else Text.of("compute.term.no_scores", attention=attention),
+        Text.of("compute.term.fused_head" if step.fused_head else "compute.term.full_logits"),
+        Text.of("compute.term.autocast_copy") if step.autocast else None,
+        Text.of("compute.term.checkpointing") if step.request.gradient_checkpointing else None,
+        Text.of("compute.term.peak_at", phase=phase_text(where).as_dict()),
+    )
 
 
 # ---- RL / DPO companions of the policy --------------------------------------------------------------------
@@ -642,7 +695,7 @@ def reference_model_memory(step: Step) -> Phase:
     if not request.uses_reference:
         return Phase()
     if step.lora:
-        return Phase(notes=["LoRA: the reference is the base model with adapters disabled, so no second copy"])
+        return Phase(notes=[Text.of("compute.reference_lora")])
     # As the engine holds it: loaded as the policy is (TRL), or in bf16 (verl's reference worker).
     reference_bytes = step.profile.reference_bytes or step.weight_bytes
     num_parameters = step.model.num_parameters
@@ -653,13 +706,11 @@ def reference_model_memory(step: Step) -> Phase:
         reference,
         f"{num_parameters:,} params × {reference_bytes} B"
         + (f" / {request.shard_degree}" if request.zero_stage == 3 else ""),
-        f"frozen {_DTYPE_NAMES[reference_bytes]} reference model for the KL term / DPO's reference log-probs"
-        + (
-            "; its forward runs without gradients inside the step, so it keeps no activations"
-            if step.profile.reference_in_step
-            else ""
+        Text.join(
+            Text.of("compute.term.reference", dtype=_DTYPE_NAMES[reference_bytes]),
+            Text.of("compute.term.reference_in_step") if step.profile.reference_in_step else None,
         ),
-    )  # fmt: skip
+    )
     return Phase([term])
 
 
@@ -675,7 +726,7 @@ def critic_memory(step: Step) -> Phase:
         "rl_extra",
         critic,
         "params × (weight + gradient + optimizer bytes) / shards",
-        "PPO's critic (a value model of the actor's size) with its own gradients and optimizer",
+        Text.of("compute.term.critic"),
     )
     return Phase([term])
 
@@ -686,7 +737,15 @@ def reward_model_memory(step: Step, reward_model: ModelSpec | None) -> Phase:
         return Phase()
     reward = reward_model.num_parameters * 2 // step.weight_shards
     return Phase(
-        [Term("reward_model", "rl_extra", reward, f"{reward_model.num_parameters:,} × 2 B", "bf16 reward model")]
+        [
+            Term(
+                "reward_model",
+                "rl_extra",
+                reward,
+                f"{reward_model.num_parameters:,} × 2 B",
+                Text.of("compute.term.reward_model"),
+            )
+        ]
     )
 
 
@@ -701,12 +760,7 @@ def rollout_memory(step: Step, activation_bytes: int) -> Phase:
         return _vllm_rollout_reservation(step.model, step.gpu, request, activation_bytes)
     if step.profile.rollout == "policy":
         kv_cache = _kv_cache_needed(step.model, request, step.element)
-        return Phase(
-            notes=[
-                f"KV cache for {request.rollout_n} responses × {request.prompts_per_gpu or request.micro_batch} "
-                f"prompts of {request.seq_len} tokens: {_gib(kv_cache)}, generated by the policy itself"
-            ]
-        )
+        return Phase(notes=[Text.of("compute.kv_cache_policy", **_rollouts(request), size=_gib_number(kv_cache))])
     return Phase()
 
 
@@ -721,8 +775,7 @@ def _vllm_rollout_reservation(model: ModelSpec, gpu: Gpu, request: EstimateReque
             "rl_extra",
             over_activations,
             f"max(0, gpu_memory_utilization {request.gpu_memory_utilization} × {_gib(gpu.memory_bytes)} − activations)",
-            "vLLM takes this share of the GPU during rollout, while the trainer's activations are "
-            "freed; counted only where it exceeds them",
+            Text.of("compute.term.rollout_reservation"),
         )
     )
     needed = _kv_cache_needed(model, request)
@@ -732,15 +785,29 @@ def _vllm_rollout_reservation(model: ModelSpec, gpu: Gpu, request: EstimateReque
     one_sequence = _kv_cache_needed(model, request.model_copy(update={"rollout_n": 1, "prompts_per_gpu": 1}))
     if kv_room < one_sequence:
         phase.problems.append(
-            f"vLLM's share ({_gib(reservation)}) cannot hold its weights ({_gib(vllm_weights)}), its workspace "
-            f"and the KV cache of one {request.seq_len}-token sequence ({_gib(one_sequence)})"
+            Text.of(
+                "compute.vllm_too_small",
+                share=_gib_number(reservation),
+                weights=_gib_number(vllm_weights),
+                tokens=request.seq_len,
+                sequence=_gib_number(one_sequence),
+            )
         )
+    room = _gib_number(max(kv_room, 0))
     phase.notes.append(
-        f"KV cache for {request.rollout_n} responses × {request.prompts_per_gpu or request.micro_batch} prompts of "
-        f"{request.seq_len} tokens: {_gib(needed)}; vLLM has ~{_gib(max(kv_room, 0))} for it after its weights"
-        + ("" if needed <= kv_room else " — it will run them in several waves (slower, not out of memory)")
+        Text.join(
+            Text.of("compute.kv_cache_vllm", **_rollouts(request), size=_gib_number(needed), room=room),
+            None if needed <= kv_room else Text.of("compute.kv_cache_waves"),
+        )
     )
     return phase
+
+
+def _rollouts(request: EstimateRequest) -> dict[str, int]:
+    """What the KV-cache notes say of the rollouts one GPU generates at once."""
+    return dict(
+        responses=request.rollout_n, prompts=request.prompts_per_gpu or request.micro_batch, tokens=request.seq_len
+    )
 
 
 def _kv_cache_needed(model: ModelSpec, request: EstimateRequest, element: int = 2) -> int:
@@ -758,11 +825,11 @@ def framework_overhead(gpu: Gpu, subtotal: int) -> Phase:
     if gpu.kind == "cuda":
         overhead = CUDA_CONTEXT_BYTES + int(CUDA_FRAGMENTATION * subtotal)
         formula = f"{CUDA_CONTEXT_BYTES / GiB:.1f} GiB + {CUDA_FRAGMENTATION:.0%} of the rest"
-        explanation = "CUDA context and library workspaces, plus the caching allocator's fragmentation"
+        explanation = Text.of("compute.term.overhead_cuda")
     elif gpu.kind == "mps":
         overhead, formula = MPS_OVERHEAD_BYTES, "0.3 GiB"
-        explanation = "Metal and PyTorch runtime"
+        explanation = Text.of("compute.term.overhead_mps")
     else:
         overhead, formula = 0, "0"
-        explanation = "none counted: the CPU figure is compared with the process's peak above its start"
+        explanation = Text.of("compute.term.overhead_cpu")
     return Phase([Term("overhead", "overhead", overhead, formula, explanation)])

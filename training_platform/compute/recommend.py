@@ -14,8 +14,18 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from training_platform.common.text import Text
 from training_platform.compute.gpus import CATALOG, GiB, Gpu
-from training_platform.compute.memory import ALL_LINEARS, Attention, Estimate, EstimateRequest, Precision, estimate
+from training_platform.compute.memory import (
+    ALL_LINEARS,
+    Attention,
+    Estimate,
+    EstimateRequest,
+    Precision,
+    estimate,
+    host_ram,
+    phase_text,
+)
 from training_platform.compute.model import ModelSpec
 from training_platform.compute.speed import Speed, speed
 from training_platform.contract.params import (
@@ -60,7 +70,11 @@ class RecommendRequest(BaseModel):
     rollout_n: int = Field(default=8, gt=0, le=MAX_ROLLOUTS)
     safety_margin: float = Field(default=0.1, ge=0, lt=1, description="Fraction of memory kept free.")
     host_memory_gib: float | None = Field(
-        default=None, gt=0, le=2**30, description="CPU RAM per GPU (default: the GPU class's)."
+        default=None,
+        gt=0,
+        le=2**30,
+        description="RAM of one host, shared by the job's GPUs on it (at most 8), for offloading (default: the GPU "
+        "class's typical machine).",
     )
     samples: int | None = Field(
         default=None,
@@ -83,8 +97,8 @@ class Recommendation:
     request: EstimateRequest | None
     estimate: Estimate | None
     speed: Speed | None
-    reasons: list[str] = field(default_factory=list)
-    suggestions: list[str] = field(default_factory=list)
+    reasons: list[Text] = field(default_factory=list)
+    suggestions: list[Text] = field(default_factory=list)
     samples: int | None = None  # what the job trains on, when the request said
 
     @property
@@ -215,12 +229,13 @@ def recommend(model: ModelSpec, gpu: Gpu, request: RecommendRequest, reward: Mod
     global_batch = request.global_batch or DEFAULT_GLOBAL_BATCH[request.algorithm]
     samples = _samples_per_step(request.algorithm, global_batch, request.rollout_n)
     if samples % request.num_gpus:
-        raise InvalidInputError(
-            [FieldError("global_batch", f"{samples} samples per step cannot be split over {request.num_gpus} GPUs")]
-        )
+        split = Text.of("compute.split_batch", samples=samples, gpus=request.num_gpus)
+        raise InvalidInputError([FieldError("global_batch", split.render(), code=split.code, params=split.params)])
     if not capable_engines(request.algorithm, request.num_gpus, gpu.kind):
         reasons = [
-            error.message for e in engines() if (error := e.unsupported(request.algorithm, request.num_gpus, gpu.kind))
+            error_text(error)
+            for e in engines()
+            if (error := e.unsupported(request.algorithm, request.num_gpus, gpu.kind))
         ]
         suggestions = _suggestions(model, gpu, request, reward)
         return Recommendation(False, global_batch, None, None, None, None, reasons, suggestions, request.samples)
@@ -232,33 +247,56 @@ def recommend(model: ModelSpec, gpu: Gpu, request: RecommendRequest, reward: Mod
     reasons = _reasons(best.engine, best.request, best.estimate, gpu, best.lora, best.options)
     if best.request.precision != request.precision:
         reasons.append(
-            f"the {best.engine.name} engine runs {request.precision} as {best.request.precision}: it loads the model "
-            f"in bf16, so weights, gradients and AdamW moments are bf16"
+            Text.of(
+                "compute.precision_as",
+                engine=best.engine.name,
+                requested=request.precision,
+                runs=best.request.precision,
+            )
         )
     return Recommendation(
         True, global_batch, best.engine, best.request, best.estimate, best.speed, reasons, samples=request.samples
     )
 
 
+def error_text(error: FieldError) -> Text:
+    """An engine's refusal as a text: in the reader's language where it has a code, else in its English."""
+    return Text.of(error.code, **error.params) if error.code else Text.literal(error.message)
+
+
 def _reasons(
     engine: Engine, chosen: EstimateRequest, result: Estimate, gpu: Gpu, lora: bool, options: int
-) -> list[str]:
-    totals = result.category_bytes()
+) -> list[Text]:
+    total = result.category_bytes()["total"]
+    runs = "compute.engine_runs" if engine.runnable_here(chosen.algorithm) else "compute.engine_runs_elsewhere"
     reasons = [
-        f"fastest of {options} configurations that fit: {totals['total'] / GiB:.1f} of {gpu.memory_gib:.1f} GiB "
-        f"per GPU ({totals['total'] / gpu.memory_bytes:.0%}), peak at the {result.peak_phase}",
-        f"the {engine.name} engine runs it"
-        + ("" if engine.runnable_here(chosen.algorithm) else " (not on this machine: see GET /api/v1/engines)"),
+        Text.of(
+            "compute.fastest",
+            options=options,
+            used=f"{total / GiB:.1f}",
+            capacity=f"{gpu.memory_gib:.1f}",
+            share=f"{total / gpu.memory_bytes:.0%}",
+            phase=phase_text(result.peak_phase).as_dict(),
+        ),
+        Text.of(runs, engine=engine.name),
     ]
     if lora:
-        reasons.append("no full fine-tune fits, so the base model is frozen and LoRA adapters are trained")
+        reasons.append(Text.of("compute.lora_chosen"))
     if chosen.zero_stage and chosen.num_gpus > 1:
-        reasons.append(f"ZeRO/FSDP stage {chosen.zero_stage} shards model states over {chosen.num_gpus} GPUs")
+        reasons.append(Text.of("compute.sharded", stage=chosen.zero_stage, gpus=chosen.num_gpus))
     if chosen.offload_optimizer or chosen.offload_params:
-        moved = "optimizer states" + (" and parameters" if chosen.offload_params else "")
-        reasons.append(f"{moved} are offloaded to CPU memory ({result.cpu_offload_bytes / GiB:.1f} GiB there)")
+        host, gpus_on_host = host_ram(chosen, gpu)
+        reasons.append(
+            Text.of(
+                "compute.offloaded_all" if chosen.offload_params else "compute.offloaded_optimizer",
+                per_gpu=f"{result.cpu_offload_bytes / GiB:.1f}",
+                host_total=f"{result.cpu_offload_bytes * gpus_on_host / GiB:.1f}",
+                host=f"{host / GiB:.0f}",
+                gpus_on_host=gpus_on_host,
+            )
+        )
     if chosen.gradient_checkpointing:
-        reasons.append("gradient checkpointing is on: activations would not fit otherwise (costs ~1/3 more compute)")
+        reasons.append(Text.of("compute.checkpointing_on"))
     return reasons + result.notes
 
 
@@ -266,13 +304,13 @@ def _fits_anything(model, gpu, request: RecommendRequest, reward, **changes) -> 
     return _best(model, gpu, request.model_copy(update=changes), reward) is not None
 
 
-def _suggestions(model: ModelSpec, gpu: Gpu, request: RecommendRequest, reward) -> list[str]:
+def _suggestions(model: ModelSpec, gpu: Gpu, request: RecommendRequest, reward) -> list[Text]:
     """Alternatives that do fit, from the smallest change to the largest."""
     counts = [n for n in (2, 4, 8, 16, 32, 64) if n > request.num_gpus]
     fewer = [n for n in (8, 4, 2, 1) if n < request.num_gpus]
     lengths = [2**k for k in range(int(math.log2(request.seq_len - 1)), 6, -1)] if request.seq_len > 128 else []
-    lora = f"LoRA (rank {request.lora_rank}) instead of full fine-tuning"
-    found: list[str] = []
+    rank = request.lora_rank
+    found: list[Text] = []
 
     def first(options, describe) -> None:
         for changes in options:
@@ -281,20 +319,26 @@ def _suggestions(model: ModelSpec, gpu: Gpu, request: RecommendRequest, reward) 
                 return
 
     if not request.allow_lora:
-        first([{"allow_lora": True}], lambda _: f"train {lora}")
+        first([{"allow_lora": True}], lambda _: Text.of("compute.suggest.lora", rank=rank))
     if not capable_engines(request.algorithm, request.num_gpus, gpu.kind):
-        first([{"num_gpus": n} for n in fewer], lambda c: f"use {c['num_gpus']} × {gpu.name}")
-    first([{"num_gpus": n} for n in counts], lambda c: f"use {c['num_gpus']} × {gpu.name}, sharded with ZeRO/FSDP")
+        first(
+            [{"num_gpus": n} for n in fewer],
+            lambda c: Text.of("compute.suggest.gpus", gpus=c["num_gpus"], gpu=gpu.name),
+        )
+    first(
+        [{"num_gpus": n} for n in counts],
+        lambda c: Text.of("compute.suggest.more_gpus", gpus=c["num_gpus"], gpu=gpu.name),
+    )
     if not request.allow_lora:
         first(
             [{"num_gpus": n, "allow_lora": True} for n in counts],
-            lambda c: f"use {c['num_gpus']} × {gpu.name} and {lora}",
+            lambda c: Text.of("compute.suggest.more_gpus_lora", gpus=c["num_gpus"], gpu=gpu.name, rank=rank),
         )
-    first([{"seq_len": n} for n in lengths], lambda c: f"shorten sequences to {c['seq_len']} tokens")
+    first([{"seq_len": n} for n in lengths], lambda c: Text.of("compute.suggest.shorter", tokens=c["seq_len"]))
     if not request.allow_lora:
         first(
             [{"seq_len": n, "allow_lora": True} for n in lengths],
-            lambda c: f"shorten sequences to {c['seq_len']} tokens and use {lora}",
+            lambda c: Text.of("compute.suggest.shorter_lora", tokens=c["seq_len"], rank=rank),
         )
     larger = sorted(
         (g for g in CATALOG.values() if g.kind == gpu.kind and g.memory_bytes > gpu.memory_bytes),
@@ -302,9 +346,11 @@ def _suggestions(model: ModelSpec, gpu: Gpu, request: RecommendRequest, reward) 
     )
     for candidate in larger:
         if _fits_anything(model, candidate, request, reward):
-            found.append(f"use a larger GPU: {candidate.name} ({candidate.memory_gib:.0f} GiB)")
+            found.append(
+                Text.of("compute.suggest.larger_gpu", gpu=candidate.name, memory=f"{candidate.memory_gib:.0f}")
+            )
             break
-    return found or ["nothing close fits: a smaller model, or many more and larger GPUs"]
+    return found or [Text.of("compute.suggest.nothing")]
 
 
 # ---- output --------------------------------------------------------------------------------------------
@@ -344,4 +390,6 @@ def job_params(recommendation: Recommendation) -> dict[str, Any]:
         )
     else:
         params["max_length"] = request.seq_len
+    if recommendation.steps is not None:
+        params["max_steps"] = recommendation.steps  # the duration it sized: the request's samples, in steps
     return params

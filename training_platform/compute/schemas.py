@@ -103,9 +103,22 @@ class EstimateRead(BaseModel):
     )
 
 
+class EngineConfigurationRead(BaseModel):
+    """One engine's own configuration of the recommended job (what its job preview shows), or why it has none."""
+
+    engine: str
+    recommended: bool
+    configuration: dict[str, Any] | None = Field(
+        default=None,
+        description="verl: verl_overrides; TRL: trl_arguments, lora_arguments and, on several GPUs, accelerate_config.",
+    )
+    not_shown: str | None = Field(default=None, description="Why the engine cannot run these settings.")
+
+
 class RecommendationRead(BaseModel):
     """When it fits: the configuration, its estimate, the job's parameters and the engine that runs them; each
-    engine able to run them shows its own configuration (verl's overrides, TRL's arguments)."""
+    engine shows the job in its own terms (verl's overrides, TRL's arguments), or why it cannot run it. Texts are
+    in the request's language (Accept-Language)."""
 
     fits: bool
     algorithm: str
@@ -124,5 +137,12 @@ class RecommendationRead(BaseModel):
         description="What it chose that the params do not hold, as the engine's own settings (a job's "
         "engine_settings): post both, with the engine, to create the job it sized.",
     )
-    verl_overrides: list[str] | None = None
-    trl_arguments: dict[str, Any] | None = None
+    engines: list[EngineConfigurationRead] = Field(
+        default_factory=list, description="Every engine's configuration of these params, from the same params."
+    )
+    not_carried: list[str] = Field(
+        default_factory=list,
+        description="What the recommendation assumed that neither the params nor the engine settings hold, and why.",
+    )
+    verl_overrides: list[str] | None = Field(default=None, description="verl's configuration in `engines`.")
+    trl_arguments: dict[str, Any] | None = Field(default=None, description="TRL's trainer arguments in `engines`.")

@@ -4,12 +4,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from training_platform.common.text import ENGLISH, Language, Text
 from training_platform.compute.gpus import GiB, Gpu, catalog, get_gpu
-from training_platform.compute.memory import CATEGORIES, Estimate, estimate
+from training_platform.compute.memory import CATEGORIES, Estimate, estimate, phase_text
 from training_platform.compute.model import PRESETS, ModelSpec, resolve_model
-from training_platform.compute.recommend import Recommendation, job_engine_settings, job_params, recommend
+from training_platform.compute.recommend import (
+    Recommendation,
+    error_text,
+    job_engine_settings,
+    job_params,
+    recommend,
+)
 from training_platform.compute.schemas import (
     DurationRead,
+    EngineConfigurationRead,
     EstimateBody,
     EstimateRead,
     GpuRead,
@@ -24,14 +32,6 @@ from training_platform.contract.params import Algorithm, parse_params
 from training_platform.contract.run import RunSpec
 from training_platform.engines.registry import engines
 
-_EXPLANATIONS = {
-    "weights": "model parameters held on each GPU",
-    "gradients": "one gradient per trainable parameter (sharded from ZeRO-2)",
-    "optimizer": "optimizer states per trainable parameter (sharded from ZeRO-1)",
-    "activations": "what the forward pass keeps for backward, plus workspace at the step's peak",
-    "rl_extra": "reference / critic / reward models and the rollout engine's reservation",
-    "overhead": "runtime memory outside tensors, and allocator fragmentation",
-}
 # Where the rendered engine configurations put the job's files: the configurator has no job yet.
 _PLACEHOLDER_DIR = "<job directory>"
 _PLACEHOLDER_DATA = "<training data>"
@@ -41,27 +41,29 @@ class ComputeService:
     def __init__(self, path_roots: Sequence[Path] = ()):
         self.path_roots = path_roots  # where a model's config.json may be read from; presets need none
 
-    def estimate(self, body: EstimateBody) -> EstimateRead:
+    def estimate(self, body: EstimateBody, language: Language = ENGLISH) -> EstimateRead:
         model, gpu, reward = _resolve(body, self.path_roots)
         model.lora_params(body.lora_rank, body.lora_targets)  # names unknown LoRA targets early
         result = estimate(model, gpu, body, reward)  # the body is the EstimateRequest
         pace = speed(model, gpu, body, body.micro_batch * body.num_gpus)
-        return _estimate_read(result, pace)
+        return _estimate_read(result, pace, language)
 
-    def recommend(self, body: RecommendBody) -> RecommendationRead:
+    def recommend(self, body: RecommendBody, language: Language = ENGLISH) -> RecommendationRead:
         model, gpu, reward = _resolve(body, self.path_roots)
         result = recommend(model, gpu, body, reward)  # the body is the RecommendRequest
         answer = RecommendationRead(
             fits=result.fits,
             algorithm=body.algorithm.value,
             global_batch=result.global_batch,
-            reasons=result.reasons,
-            suggestions=result.suggestions,
+            reasons=_rendered(result.reasons, language),
+            suggestions=_rendered(result.suggestions, language),
         )
         if not result.fits:
             return answer
         params = job_params(result)
         settings = job_engine_settings(result)
+        configurations = _engine_configurations(body, gpu, result, params, settings, language)
+        shown = {key: value for item in configurations for key, value in (item.configuration or {}).items()}
         return answer.model_copy(
             update=dict(
                 engine=result.engine.name,
@@ -69,10 +71,13 @@ class ComputeService:
                 gradient_accumulation=result.gradient_accumulation,
                 duration=_duration_read(result),
                 configuration=result.request,
-                estimate=_estimate_read(result.estimate, result.speed),
+                estimate=_estimate_read(result.estimate, result.speed, language),
                 params=params,
                 engine_settings=settings,
-                **_engine_configurations(body, gpu, result, params, settings),
+                engines=configurations,
+                not_carried=_rendered(_not_carried(result, gpu), language),
+                verl_overrides=shown.get("verl_overrides"),
+                trl_arguments=shown.get("trl_arguments"),
             )
         )
 
@@ -88,11 +93,30 @@ def _resolve(body: EstimateBody | RecommendBody, roots: Sequence[Path]) -> tuple
     return resolve_model(body.model, roots), get_gpu(body.gpu), reward
 
 
+def _rendered(texts: list[Text], language: Language) -> list[str]:
+    return [text.render(language) for text in texts]
+
+
+def _not_carried(result: Recommendation, gpu: Gpu) -> list[Text]:
+    """What the recommendation assumed that a job's parameters and engine settings do not hold."""
+    request = result.request
+    return [
+        Text.of("compute.not_carried.hardware", gpus=request.num_gpus, gpu=gpu.name),
+        Text.of("compute.not_carried.attention", attention=request.attention),
+    ]
+
+
 def _engine_configurations(
-    body: RecommendBody, gpu: Gpu, result: Recommendation, params: dict[str, Any], settings: dict[str, Any]
-) -> dict[str, Any]:
-    """Each engine that can run the recommended parameters, in its own terms (verl overrides, TRL arguments); the
-    recommended engine's with the settings chosen for it."""
+    body: RecommendBody,
+    gpu: Gpu,
+    result: Recommendation,
+    params: dict[str, Any],
+    settings: dict[str, Any],
+    language: Language,
+) -> list[EngineConfigurationRead]:
+    """Every engine's own terms for the recommended parameters, as its job preview shows them (verl overrides; TRL
+    arguments, LoRA and accelerate config), the recommended engine's with the settings chosen for it; or why the
+    engine cannot run them."""
     if body.algorithm == Algorithm.PPO:
         params = {**params, "reward_model_path": body.reward_model or body.model}
     spec = RunSpec(
@@ -102,11 +126,24 @@ def _engine_configurations(
         params=parse_params(body.algorithm, params),
         output_dir=_PLACEHOLDER_DIR,
     )
-    configurations: dict[str, Any] = {}
+    configurations = []
     for engine in engines():
-        if engine.supports(body.algorithm, body.num_gpus, gpu.kind) and not engine.refusals(spec.params):
-            own = spec.model_copy(update={"engine_settings": settings}) if engine.name == result.engine.name else spec
-            configurations.update(engine.render(own, gpu.kind))
+        recommended = engine.name == result.engine.name
+        unsupported = engine.unsupported(body.algorithm, body.num_gpus, gpu.kind)
+        refusals = [unsupported] if unsupported else engine.refusals(spec.params)
+        if refusals:
+            reason = Text.of("compute.not_shown", engine=engine.name, reason=error_text(refusals[0]).as_dict())
+            configurations.append(
+                EngineConfigurationRead(engine=engine.name, recommended=recommended, not_shown=reason.render(language))
+            )
+            continue
+        own = spec.model_copy(update={"engine_settings": settings}) if recommended else spec
+        # Parts the job has none of (TRL's lora_arguments without LoRA) are left out rather than shown empty.
+        preview = engine.preview(own, gpu.kind).configuration
+        configuration = {part: value for part, value in preview.items() if value is not None}
+        configurations.append(
+            EngineConfigurationRead(engine=engine.name, recommended=recommended, configuration=configuration)
+        )
     return configurations
 
 
@@ -154,7 +191,7 @@ def _duration_read(result: Recommendation) -> DurationRead | None:
     )
 
 
-def _estimate_read(result: Estimate, pace: Speed | None) -> EstimateRead:
+def _estimate_read(result: Estimate, pace: Speed | None, language: Language) -> EstimateRead:
     per_gpu = result.category_bytes()
     return EstimateRead(
         model=_model_read(result.model),
@@ -163,12 +200,21 @@ def _estimate_read(result: Estimate, pace: Speed | None) -> EstimateRead:
         per_gpu_gib={key: round(value / GiB, 3) for key, value in per_gpu.items()},
         capacity_bytes=result.gpu.memory_bytes,
         fits=result.fits,
-        peak_phase=result.peak_phase,
+        peak_phase=phase_text(result.peak_phase).render(language),
         trainable_parameters=result.trainable_parameters,
         cpu_offload_bytes=result.cpu_offload_bytes,
-        terms=[TermRead.model_validate(term, from_attributes=True) for term in result.terms],
-        explanations={category: _EXPLANATIONS[category] for category in CATEGORIES},
-        notes=result.notes,
-        problems=result.problems,
+        terms=[
+            TermRead(
+                key=term.key,
+                category=term.category,
+                bytes=term.bytes,
+                formula=term.formula,
+                explanation=term.explanation.render(language),
+            )
+            for term in result.terms
+        ],
+        explanations={category: Text.of(f"compute.category.{category}").render(language) for category in CATEGORIES},
+        notes=_rendered(result.notes, language),
+        problems=_rendered(result.problems, language),
         speed=SpeedRead(**_speed_fields(pace)) if pace is not None else None,
     )

@@ -214,7 +214,7 @@ def validate_file(
     kept = [name for name in raw.columns if name not in data_format.drop_columns]
     labels = raw.frame[KTO_LABEL].drop_nulls().head(LABELS_LOOKED_AT).to_list() if KTO_LABEL in kept else []
     if problems := meaning_problems(kept, labels, kind, data_format.field_mapping, path.name):
-        raise DatasetFileError("; ".join(f"{path.name}: {message}" for _, message in problems))
+        raise DatasetFileError("; ".join(f"{path.name}: {message.render()}" for _, message in problems))
     table = apply_format(raw, data_format, kind)
     if table.num_rows == 0:
         raise DatasetFileError(f"{path.name} has no rows")

@@ -13,14 +13,13 @@ changes their meaning.
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from training_platform.common.text import Text
+
 MEDIA_COLUMNS = ("images", "videos", "audios")
 KTO_LABEL = "label"
-MULTIMODAL = "multimodal training is not supported"
-# What reading such a file as each kind would do.
-_KTO_AS = {
-    "sft": "as SFT the answers labelled false would be trained as targets",
-    "dpo": "DPO needs a chosen and a rejected answer to the same prompt, not one answer and a label",
-}
+MULTIMODAL = "multimodal training is not supported"  # why LLaMA-Factory's media entries are skipped (llamafactory.py)
+# What reading such a file as each kind would do (common/catalogue.py `dataset.kto_as_<kind>`).
+_KTO_KINDS = ("sft", "dpo")
 _BOOLEAN_TEXTS = {"true", "false"}  # a CSV column is text (datafiles/readers.py)
 
 
@@ -34,33 +33,21 @@ def meaning_problems(
     kind: str,
     mapping_keys: Iterable[str] = (),
     field: str = "file",
-) -> list[tuple[str, str]]:
+) -> list[tuple[str, Text]]:
     """Why rows with these columns (those left after the dropped ones) cannot be trained as they mean, as
     (field, problem), `field` naming the file. `label_values` are the non-null values of the `label` column, if
     there is one (a sample); `mapping_keys` the field mapping's keys (LLaMA-Factory's `images` key names a media
     column)."""
     problems = []
     media = [name for name in MEDIA_COLUMNS if name in columns]
+    dropped = ", ".join(repr(m) for m in media)
     for name in media:
-        problems.append(
-            (
-                field,
-                f"column '{name}' holds media: {MULTIMODAL} (the rows' text alone would train, media placeholders "
-                f"such as <image> as text); to train on the text alone, drop it on purpose: "
-                f"drop_columns: [{', '.join(repr(m) for m in media)}]",
-            )
-        )
+        problems.append((field, Text.of("dataset.media_column", column=name, columns=dropped)))
     for key in mapping_keys:
         if key in MEDIA_COLUMNS:
-            problems.append((f"field_mapping.{key}", f"names media: {MULTIMODAL}"))
+            problems.append((f"field_mapping.{key}", Text.of("dataset.media_mapping")))
     values = list(label_values)
-    if kind in _KTO_AS and KTO_LABEL in columns and values and all(_is_boolean(v) for v in values):
-        problems.append(
-            (
-                field,
-                f"column '{KTO_LABEL}' holds true/false per answer: this is KTO-style unpaired preference data "
-                f"(LLaMA-Factory's kto_tag, TRL's unpaired preference), which the platform does not train: "
-                f"{_KTO_AS[kind]}. Keep the rows labelled true in a file of their own to train them as SFT.",
-            )
-        )
+    if kind in _KTO_KINDS and KTO_LABEL in columns and values and all(_is_boolean(v) for v in values):
+        why = Text.of(f"dataset.kto_as_{kind}")
+        problems.append((field, Text.of("dataset.kto_label", column=KTO_LABEL, why=why.as_dict())))
     return problems

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from itertools import takewhile
 from typing import Any
 
+from training_platform.common.text import Text
 from training_platform.contract.data import DataFormat, ShareGptTags
 from training_platform.datafiles.evalrows import MAX_CHOICES, MIN_CHOICES
 from training_platform.datafiles.kinds import EVAL, KIND_FIELDS, RL_KINDS
@@ -744,19 +745,18 @@ def candidate_formats(kind: str) -> list[str | None]:
     return [None, *(name for name, preset in PRESETS.items() if kind in preset.kinds)]
 
 
-def mapping_problems(mapping: Mapping[str, str], formats: list[str | None], kind: str) -> list[tuple[str, str]]:
+def mapping_problems(mapping: Mapping[str, str], formats: list[str | None], kind: str) -> list[tuple[str, Text]]:
     """Why a field mapping cannot be read in any of `formats`, as (key, problem): a key no format reads (a
     mapping that names nothing would be ignored without a word), or keys no single format reads together."""
     problems = []
     for key in mapping:
         if not any(format_reads_key(candidate, key, kind) for candidate in formats):
             known = sorted({k for c in formats for k in _keys_read(c, kind)})
-            problems.append((key, f"is not a field that {kind} datasets are read by (known: {', '.join(known)})"))
+            problems.append((key, Text.of("dataset.mapping_unknown_key", kind=kind, known=", ".join(known))))
     if problems or len(formats) < 2:
         return problems
     if not any(all(format_reads_key(candidate, key, kind) for key in mapping) for candidate in formats):
-        keys = ", ".join(mapping)
-        return [("", f"no one format reads all of {keys}: name fields of one format (see GET /datasets/kinds)")]
+        return [("", Text.of("dataset.mapping_no_one_format", keys=", ".join(mapping)))]
     return []
 
 
@@ -810,16 +810,3 @@ def detect_presets(
         tried.append((name, reason if rows else "no rows to look at"))
     fits = [name for name, reason in tried if reason is None]
     return Detection(kind, fits[0] if len(fits) == 1 else None, tried)
-
-
-def no_preset_fits_message(detection: Detection) -> str:
-    """Why no preset was chosen: each preset tried and why it failed, or the presets the rows fit alike."""
-    if not detection.tried:
-        return f"no format preset reads {detection.kind} datasets"
-    fits = [name for name, reason in detection.tried if reason is None]
-    if len(fits) > 1:
-        return f"the rows fit several format presets ({', '.join(fits)}); name the one they are in"
-    if len(fits) == 1:
-        return f"the rows fit the {fits[0]} preset"
-    tried = "; ".join(f"{name}: {reason}" for name, reason in detection.tried)
-    return f"no format preset fits these {detection.kind} rows ({tried})"

@@ -11,6 +11,7 @@ import uuid
 from pathlib import Path
 
 from training_platform.common.progress import ProgressCallback
+from training_platform.common.text import ENGLISH, Language
 from training_platform.datasets.audit import AuditOptions, AuditReport, add_semantic_duplicates
 from training_platform.datasets.decoding import compute_stats, run_audit
 from training_platform.datasets.reading import DatasetReader, data_format_of
@@ -79,15 +80,17 @@ class DatasetAnalysis:
 
         return self.tasks.submit(dataset.id, "audit", options.model_dump(), work)
 
-    def task(self, dataset: RegisteredDataset, task_id: str) -> AuditTaskRead:
-        """A finished audit comes with its first findings, each cut to its first rows, and how many there are."""
+    def task(self, dataset: RegisteredDataset, task_id: str, language: Language = ENGLISH) -> AuditTaskRead:
+        """A finished audit comes with its first findings, each cut to its first rows and said in `language`, and
+        how many there are."""
         task = self.tasks.get(dataset.id, task_id)
         read = AuditTaskRead.model_validate(task, from_attributes=True)
         if task.kind == "audit" and task.status == "completed":
             path = self.report_path(task.result["report"])
             report = AuditReport.model_validate_json(path.read_text(encoding="utf-8"))
             read.findings = [
-                f.model_copy(update={"rows": f.rows[:PREVIEW_ROWS]}) for f in report.findings[:PREVIEW_FINDINGS]
+                f.in_language(language).model_copy(update={"rows": f.rows[:PREVIEW_ROWS]})
+                for f in report.findings[:PREVIEW_FINDINGS]
             ]
             read.findings_total = len(report.findings)
         return read

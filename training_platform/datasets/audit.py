@@ -17,11 +17,13 @@ import polars as pl
 from pydantic import BaseModel, Field
 
 from training_platform.common.progress import ProgressCallback, Steps, ignore_progress
+from training_platform.common.text import Language, Text
 from training_platform.datafiles.errors import RowProblem
 from training_platform.datafiles.formats import Schema, validate_table
 from training_platform.datafiles.presets import tools_problem
 from training_platform.datafiles.table import ROW, DatasetTable, text_frame, with_text
 from training_platform.datasets.minhash import near_duplicate_groups
+from training_platform.datasets.texts import problem_text, rows_by_problem
 from training_platform.datasets.tokens import TokenCounter
 from training_platform.datasets.vectors import SemanticIndex
 
@@ -48,7 +50,9 @@ SEMANTIC_THRESHOLD = 0.8
 
 class AuditOptions(BaseModel):
     near_duplicates: bool = Field(default=True, description="Look for near-duplicate prompts (MinHash).")
-    near_threshold: float = Field(default=0.8, gt=0, le=1, description="Jaccard similarity of word bigrams.")
+    near_threshold: float = Field(
+        default=0.8, gt=0, le=1, description="Jaccard similarity of word bigrams (character bigrams in Chinese)."
+    )
     semantic: bool = Field(default=False, description="Look for semantic duplicates (embeds every prompt).")
     semantic_threshold: float = Field(
         default=SEMANTIC_THRESHOLD, gt=0, le=1, description="Cosine similarity of embeddings."
@@ -70,10 +74,22 @@ class AuditOptions(BaseModel):
 
 class Finding(BaseModel):
     kind: FindingKind
-    message: str
+    message: str  # in the reader's language where the API answers it (`text` rendered), else English
     rows: list[int]
     field: str | None = None
     details: dict = Field(default_factory=dict)
+    text: dict | None = None  # the message's code and parameters (common/text.py)
+
+    @classmethod
+    def saying(cls, text: Text, **values: Any) -> "Finding":
+        return cls(message=text.render(), text=text.as_dict(), **values)
+
+    def in_language(self, language: Language) -> "Finding":
+        return (
+            self
+            if self.text is None
+            else self.model_copy(update={"message": Text.from_dict(self.text).render(language)})
+        )
 
 
 class AuditReport(BaseModel):
@@ -90,6 +106,10 @@ def _count(rows: int) -> str:
     return "1 row" if rows == 1 else f"{rows} rows"
 
 
+def _where(rows: list[int]) -> Text:
+    return Text.of("audit.row", row=rows[0]) if len(rows) == 1 else Text.of("audit.rows", count=len(rows))
+
+
 def _is_empty(message: str) -> bool:
     return message.endswith(" is empty") or message.startswith("missing required field")
 
@@ -103,19 +123,12 @@ def _field_named(message: str) -> str | None:
 
 def validation_findings(problems: list[RowProblem]) -> list[Finding]:
     """One finding per distinct reason, listing every row with that reason."""
-    rows_by_reason: dict[str, list[int]] = {}
-    for problem in problems:
-        for reason in problem.message.split("; "):
-            rows_by_reason.setdefault(reason, []).append(problem.row)
     findings = []
-    for reason, rows in rows_by_reason.items():
+    for reason, rows in rows_by_problem(problems).items():
         kind = "empty_field" if _is_empty(reason) else "format_error"
-        findings.append(Finding(kind=kind, message=f"{_where(rows)}: {reason}", rows=rows, field=_field_named(reason)))
+        text = Text.of("audit.rows_problem", where=_where(rows).as_dict(), problem=problem_text(reason).as_dict())
+        findings.append(Finding.saying(text, kind=kind, rows=rows, field=_field_named(reason)))
     return findings
-
-
-def _where(rows: list[int]) -> str:
-    return f"row {rows[0]}" if len(rows) == 1 else _count(len(rows))
 
 
 @dataclass(frozen=True)
@@ -196,13 +209,10 @@ def wrong_types(frame: pl.DataFrame, skip: set[str]) -> list[Finding]:
         expected = shape.description or usual[0][0]
         found = Counter(_described(value) for _, value in wrong)
         listed = ", ".join(f"{what} ({_count(count)})" for what, count in found.items())
+        text = Text.of("audit.wrong_type", where=_where(rows).as_dict(), field=name, expected=expected, found=listed)
         findings.append(
-            Finding(
-                kind="wrong_type",
-                field=name,
-                rows=rows,
-                message=f"{_where(rows)}: field '{name}' should be {expected}, found {listed}",
-                details={"expected": expected, "found": dict(found)},
+            Finding.saying(
+                text, kind="wrong_type", field=name, rows=rows, details={"expected": expected, "found": dict(found)}
             )
         )
     return findings
@@ -229,14 +239,8 @@ def identical_pairs(frame: pl.DataFrame, texts: pl.DataFrame) -> list[Finding]:
         rows = [row for row, chosen, rejected in answers.iter_rows() if _tool_calls(chosen) == _tool_calls(rejected)]
     if not rows:
         return []
-    return [
-        Finding(
-            kind="identical_pair",
-            field="chosen",
-            rows=rows,
-            message=f"{_where(rows)}: the chosen and the rejected answer are the same (white space aside)",
-        )
-    ]
+    text = Text.of("audit.identical_pair", where=_where(rows).as_dict())
+    return [Finding.saying(text, kind="identical_pair", field="chosen", rows=rows)]
 
 
 def unused_column_findings(columns: Sequence[str]) -> list[Finding]:
@@ -244,15 +248,8 @@ def unused_column_findings(columns: Sequence[str]) -> list[Finding]:
     if not columns:
         return []
     names = ", ".join(f"'{name}'" for name in columns)
-    what = "1 column" if len(columns) == 1 else f"{len(columns)} columns"
-    return [
-        Finding(
-            kind="unused_column",
-            rows=[],
-            message=f"{what} that nothing reads in this format, left out of training: {names}",
-            details={"columns": list(columns)},
-        )
-    ]
+    text = Text.of("audit.unused_columns", count=len(columns), names=names)
+    return [Finding.saying(text, kind="unused_column", rows=[], details={"columns": list(columns)})]
 
 
 def exact_duplicates(texts: pl.DataFrame, field: str = "prompt") -> list[Finding]:
@@ -264,11 +261,11 @@ def exact_duplicates(texts: pl.DataFrame, field: str = "prompt") -> list[Finding
         .sort(pl.col(ROW).list.first())
     )
     return [
-        Finding(
+        Finding.saying(
+            Text.of("audit.exact_duplicate", count=len(rows), field=field, excerpt=_excerpt(text)),
             kind="exact_duplicate",
             field=field,
             rows=rows,
-            message=f"{len(rows)} rows have the same {field}: {_excerpt(text)}",
         )
         for text, rows in groups.iter_rows()
     ]
@@ -282,11 +279,11 @@ def _excerpt(text: str, length: int = 80) -> str:
 def near_duplicates(texts: pl.DataFrame, threshold: float, field: str = "prompt") -> list[Finding]:
     found = near_duplicate_groups(texts[ROW].to_numpy(), texts[field], threshold)
     return [
-        Finding(
+        Finding.saying(
+            Text.of("audit.near_duplicate", count=len(rows), field=field, threshold=threshold),
             kind="near_duplicate",
             field=field,
             rows=rows,
-            message=f"{len(rows)} rows have nearly the same {field} (word-bigram Jaccard ≥ {threshold})",
             details={"threshold": threshold, "lowest_similarity": similarity},
         )
         for rows, similarity in zip(found.groups, found.similarity, strict=True)
@@ -312,11 +309,11 @@ def semantic_duplicates(
         if len({cluster.get(row, -row) for row in rows_in_group}) < 2:
             continue
         findings.append(
-            Finding(
+            Finding.saying(
+                Text.of("audit.semantic_duplicate", count=len(rows_in_group), field=field, threshold=threshold),
                 kind="semantic_duplicate",
                 field=field,
                 rows=rows_in_group,
-                message=f"{len(rows_in_group)} rows have {field}s with the same meaning (cosine ≥ {threshold})",
                 details={"threshold": threshold, "lowest_similarity": score, "model": index.embedder.model_name},
             )
         )
@@ -360,16 +357,19 @@ def length_outliers(
             outliers = counts.filter(condition)
             if outliers.height == 0:
                 continue
+            text = Text.of(
+                f"audit.{direction}", count=outliers.height, field=field, bound=f"{bound:g}", rule=rule.as_dict()
+            )
             findings.append(
-                Finding(
+                Finding.saying(
+                    text,
                     kind="length_outlier",
                     field=field,
                     rows=outliers[ROW].to_list(),
-                    message=f"{_count(outliers.height)} with a {field} {direction} than {bound:g} tokens ({rule})",
                     details={
                         "direction": direction,
                         "threshold_tokens": bound,
-                        "rule": rule,
+                        "rule": rule.render(),
                         "tokenizer": counter.name,
                         "tokens": outliers["tokens"].to_list(),
                     },
@@ -378,7 +378,7 @@ def length_outliers(
     return findings
 
 
-def _fences(tokens: np.ndarray, options: AuditOptions) -> tuple[tuple[float, str], tuple[float, str]]:
+def _fences(tokens: np.ndarray, options: AuditOptions) -> tuple[tuple[float, Text], tuple[float, Text]]:
     """(bound, rule) below and above: a given limit, or Tukey's far-out fence on log(1 + tokens). Lengths vary by
     ratios (10 tokens is as far from 20 as 100 from 200), and on a log scale the short-side fence stays above 0."""
     logs = np.log1p(tokens)
@@ -386,14 +386,14 @@ def _fences(tokens: np.ndarray, options: AuditOptions) -> tuple[tuple[float, str
     spread = max(q3 - q1, _MIN_LOG_SPREAD)
     k = options.outlier_factor
     low = (
-        (options.min_tokens, "limit given")
+        (options.min_tokens, Text.of("audit.limit_given"))
         if options.min_tokens is not None
-        else (round(float(np.expm1(q1 - k * spread)), 1), f"Tukey fence on log length, Q1 − {k:g}·IQR")
+        else (round(float(np.expm1(q1 - k * spread)), 1), Text.of("audit.fence_low", k=f"{k:g}"))
     )
     high = (
-        (options.max_tokens, "limit given")
+        (options.max_tokens, Text.of("audit.limit_given"))
         if options.max_tokens is not None
-        else (round(float(np.expm1(q3 + k * spread)), 1), f"Tukey fence on log length, Q3 + {k:g}·IQR")
+        else (round(float(np.expm1(q3 + k * spread)), 1), Text.of("audit.fence_high", k=f"{k:g}"))
     )
     return low, high
 

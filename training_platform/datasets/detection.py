@@ -12,6 +12,7 @@ alpaca preset, not by the platform's own fields), and a key no format reads is r
 from collections.abc import Sequence
 from typing import Any
 
+from training_platform.common.text import ENGLISH, Language, Text
 from training_platform.contract.data import DataFormat
 from training_platform.datafiles.errors import RowProblem
 from training_platform.datafiles.formats import row_problem, schema_for
@@ -23,7 +24,6 @@ from training_platform.datafiles.presets import (
     detect_presets,
     format_reads_key,
     mapping_problems,
-    no_preset_fits_message,
     normalise_row,
     preset_problem,
     unused_columns,
@@ -32,6 +32,7 @@ from training_platform.datafiles.rows import sample_rows
 from training_platform.datafiles.table import DatasetTable
 from training_platform.datasets.preview import row_out
 from training_platform.datasets.schemas import DatasetFields, DetectRequest, DetectResult, PresetTried
+from training_platform.datasets.texts import no_preset_text, text_error
 from training_platform.errors import FieldError, InvalidInputError
 from training_platform.rewards import RewardSpec
 
@@ -40,7 +41,7 @@ DETECTION_ROWS = 100  # the rows a format is detected from
 
 def requested_format(
     table: DatasetTable, kind: str, fields: DatasetFields, field: str = "file"
-) -> tuple[DataFormat, str | None]:
+) -> tuple[DataFormat, Text | None]:
     """The format the request names; for "auto", the platform's own when the first rows fit it, else the one
     preset they fit. When none or several do, the platform's own, with why no preset was chosen (said next to
     the rows' own problems). Refused: a file whose columns the platform cannot train as they mean, a mapping key
@@ -64,8 +65,8 @@ def requested_format(
     sample = DatasetTable(table.frame.head(DETECTION_ROWS), [], min(table.num_rows, DETECTION_ROWS))
     data_format, detection = choose_format(sample_rows(sample), kind, data_format)
     if unread := _unread_keys(data_format, kind, fields.label_fields):
-        why = _no_preset(detection) or "the rows fit no format that reads it"
-        raise InvalidInputError([FieldError(f"field_mapping.{key}", why) for key in unread])
+        why = _no_preset(detection) or Text.of("dataset.mapping_unread")
+        raise InvalidInputError([text_error(f"field_mapping.{key}", why) for key in unread])
     return data_format, _no_preset(detection)
 
 
@@ -87,7 +88,7 @@ def refuse_unreadable(
         (f"field_mapping.{key}" if key else "field_mapping", why) for key, why in mapping_problems(keys, formats, kind)
     ]
     if problems:
-        raise InvalidInputError([FieldError(name, message) for name, message in problems])
+        raise InvalidInputError([text_error(name, message) for name, message in problems])
 
 
 def _unread_keys(data_format: DataFormat, kind: str, label_fields: Sequence[str]) -> list[str]:
@@ -98,9 +99,10 @@ def _unread_keys(data_format: DataFormat, kind: str, label_fields: Sequence[str]
     ]
 
 
-def detect(request: DetectRequest) -> DetectResult:
-    """The format a file's first rows would register with, and those rows as the engines would receive them.
-    What registration would refuse (datafiles/meaning.py, an unknown mapping key) is refused here too."""
+def detect(request: DetectRequest, language: Language = ENGLISH) -> DetectResult:
+    """The format a file's first rows would register with, and those rows as the engines would receive them, said
+    in `language`. What registration would refuse (datafiles/meaning.py, an unknown mapping key) is refused here
+    too."""
     base = DataFormat(field_mapping=request.field_mapping, tags=request.tags, drop_columns=request.drop_columns)
     columns = list(dict.fromkeys(name for row in request.rows for name in row))
     kept = [name for name in columns if name not in request.drop_columns]
@@ -116,7 +118,7 @@ def detect(request: DetectRequest) -> DetectResult:
     return DetectResult(
         preset=data_format.preset,
         detected=detection is None or detection.detected is not None,
-        message=_no_preset(detection),
+        message=why.render(language) if (why := _no_preset(detection)) else None,
         tried=[PresetTried(preset=name, problem=problem) for name, problem in detection.tried] if detection else [],
         rows=rows,
         unused_columns=unused_columns(columns, data_format, request.kind),
@@ -148,7 +150,7 @@ def _fits(row: dict, data_format: DataFormat, kind: str) -> bool:
         return False
 
 
-def _no_preset(detection: Detection | None) -> str | None:
+def _no_preset(detection: Detection | None) -> Text | None:
     if detection is None or detection.detected is not None or not detection.tried:
         return None
-    return no_preset_fits_message(detection)
+    return no_preset_text(detection)

@@ -1,6 +1,9 @@
 """Near-duplicate texts by MinHash and locality-sensitive hashing, vectorised over the whole column.
 
-A text becomes the set of its word bigrams (lower-cased, punctuation dropped; a one-word text is its word).
+A text becomes the set of its word bigrams (lower-cased, punctuation dropped; a one-word text is its word). Chinese
+and Japanese put no spaces between words, so there each character counts as a word and the shingles are character
+bigrams: one character changed in a sentence then changes as many shingles as one word changed in English does
+(two), where a whole unspaced sentence read as one word would match only its identical copies.
 Two texts are near duplicates when the Jaccard similarity of those sets reaches the threshold. Candidate pairs
 come from 32 MinHash values (multiply-shift hashing of 64-bit shingle hashes) in 8 bands of 4; the MinHash
 estimate discards the clearly dissimilar candidates and the rest are checked exactly on their shingle sets, so
@@ -27,6 +30,9 @@ _CHUNK_KEYS = 1 << 16
 # Candidates estimated this far below the threshold are dropped without the exact check (at 32 values the
 # estimate's standard deviation is at most 0.09, so a pair truly at the threshold is kept 99% of the time).
 _ESTIMATE_MARGIN = 0.2
+# A word: a run of letters and digits, except that each Han, Hiragana or Katakana character is one on its own.
+_UNSPACED = r"\p{Han}\p{Hiragana}\p{Katakana}"
+WORD = rf"[{_UNSPACED}]|[\w--{_UNSPACED}]+"
 
 
 @dataclass(frozen=True)
@@ -38,7 +44,7 @@ class NearDuplicates:
 def near_duplicate_groups(rows: np.ndarray, texts: pl.Series, threshold: float, seed: int = 0) -> NearDuplicates:
     """Groups of rows whose texts are near duplicates but not all identical (identical ones are exact duplicates)."""
     frame = pl.DataFrame({"row": rows, "text": texts}).drop_nulls("text")
-    words = frame["text"].str.to_lowercase().str.extract_all(r"\w+")
+    words = frame["text"].str.to_lowercase().str.extract_all(WORD)
     keyed = frame.with_columns(words.list.join(" ").alias("key")).filter(pl.col("key") != "")
     # One sketch per distinct normalised text (its rows travel with it), counting its distinct raw spellings.
     distinct = (

@@ -15,10 +15,11 @@ from pathlib import Path
 import polars as pl
 
 from training_platform.common.changes import Change, report
+from training_platform.common.text import Text
 from training_platform.common.worker import Worker
 from training_platform.contract.data import ShareGptTags
 from training_platform.datafiles.errors import DatasetFileError, RowProblem
-from training_platform.datafiles.formats import row_problem_errors, schema_for, validate_table
+from training_platform.datafiles.formats import schema_for, validate_table
 from training_platform.datafiles.layout import checked_data_path, data_files, dataset_format, dataset_splits
 from training_platform.datafiles.limits import ReadLimits
 from training_platform.datafiles.rows import apply_format
@@ -29,10 +30,19 @@ from training_platform.datasets.detection import requested_format
 from training_platform.datasets.schemas import DatasetFields, DatasetRegister, DatasetUpload
 from training_platform.datasets.storage import DatasetStorage, StagedUpload, content_hash, plain_file_name
 from training_platform.datasets.store import DatasetStore
+from training_platform.datasets.texts import grouped_problem_errors, text_error
 from training_platform.db.tables import RegisteredDataset
 from training_platform.errors import ConflictError, FieldError, InvalidInputError
 
 REPORT_ROUTE = "/api/v1/datasets/reports"
+
+
+class SameContent(ConflictError):
+    """Rows derived from a dataset are, byte for byte, a dataset already registered (`existing`)."""
+
+    def __init__(self, existing: RegisteredDataset):
+        self.existing = existing
+        super().__init__(f"the same content is already registered as dataset '{existing.name}' ({existing.id})")
 
 
 class DatasetRegistration:
@@ -84,7 +94,7 @@ class DatasetRegistration:
     def finish_upload(self, staged: StagedUpload, request: DatasetUpload) -> RegisteredDataset:
         digest = staged.finish()
         if staged.size == 0:
-            raise InvalidInputError([FieldError("file", f"{request.filename} is empty (0 bytes)")])
+            raise InvalidInputError([text_error("file", Text.of("dataset.file_empty", file=request.filename))])
         self.check_name_free(request.name)
         existing_hash = self._unique_hash(digest)
         checked = self._inspect(staged.path, request.kind, request, "file", request.filename)
@@ -153,21 +163,23 @@ class DatasetRegistration:
             raise ConflictError(f"a dataset named '{name}' is already registered")
 
     def problem_errors(
-        self, problems: list[RowProblem], num_rows: int, file_name: str, field: str = "file"
+        self, problems: list[RowProblem], values: dict, file_name: str, field: str = "file"
     ) -> list[FieldError]:
-        """The first problems as field errors, then a count and where the full list is."""
+        """The problems grouped, one error per distinct problem (datasets/texts.py), then where all of them are;
+        `values` are the file's (`Inspection.values`)."""
         report_id = uuid.uuid4().hex
         self.storage.write_report(
             report_id,
             {
                 "file": file_name,
-                "num_rows": num_rows,
+                "num_rows": values["num_rows"],
                 "num_invalid": len(problems),
                 "problems": [{"row": p.row, "message": p.message} for p in problems],
             },
         )
-        listed = problems[: self.error_limit]
-        return row_problem_errors(field, listed, num_rows, len(problems), f"{REPORT_ROUTE}/{report_id}")
+        return grouped_problem_errors(
+            field, problems, values["num_rows"], values["columns"], f"{REPORT_ROUTE}/{report_id}", self.error_limit
+        )
 
     def _inspect(
         self, path: Path, kind: str, fields: DatasetFields, field: str, shown_as: str, split: str | None = None
@@ -179,14 +191,14 @@ class DatasetRegistration:
             inspect_file, source, kind, fields, field, shown_as, field=field, what=f"reading {shown_as}"
         )
         if inspection.problems and not fields.allow_invalid_rows:
-            errors = self.problem_errors(inspection.problems, inspection.values["num_rows"], shown_as, field)
+            errors = self.problem_errors(inspection.problems, inspection.values, shown_as, field)
             no_preset = inspection.no_preset
-            raise InvalidInputError(errors + ([FieldError("preset", no_preset)] if no_preset else []))
+            raise InvalidInputError(errors + ([text_error("preset", no_preset)] if no_preset else []))
         return inspection.values
 
     def _unique_hash(self, digest: str) -> str:
         if (existing := self.store.by_content_hash(digest)) is not None:
-            raise ConflictError(f"the same content is already registered as dataset '{existing.name}' ({existing.id})")
+            raise SameContent(existing)
         return digest
 
     def _insert(self, dataset: RegisteredDataset, staged: Path | None = None) -> RegisteredDataset:
@@ -211,7 +223,7 @@ class Inspection:
 
     values: dict
     problems: list[RowProblem]
-    no_preset: str | None
+    no_preset: Text | None
 
 
 def inspect_file(source: Source, kind: str, fields: DatasetFields, field: str, shown_as: str) -> Inspection:
@@ -222,7 +234,7 @@ def inspect_file(source: Source, kind: str, fields: DatasetFields, field: str, s
     except DatasetFileError as error:
         raise InvalidInputError([FieldError(field, str(error).replace(source.path.name, shown_as))]) from None
     if table.num_rows == 0:
-        raise InvalidInputError([FieldError(field, f"{shown_as} has no rows")])
+        raise InvalidInputError([text_error(field, Text.of("dataset.file_no_rows", file=shown_as))])
     check_fields(table.columns, fields.field_mapping, fields.label_fields, fields.drop_columns)
     data_format, no_preset = requested_format(table, kind, fields, field)
     raw_columns = table.columns
@@ -253,15 +265,19 @@ def check_fields(columns: list[str], mapping: dict[str, str], labels: list[str],
     a column or a mapped field, and each dropped column a column."""
     errors = []
     available = ", ".join(columns) or "none"
+
+    def no_column(field: str, column: str) -> FieldError:
+        return text_error(field, Text.of("dataset.no_column", column=column, columns=available))
+
     for target, source in mapping.items():
         if source not in columns and source.split(".", 1)[0] not in columns:
-            errors.append(FieldError(f"field_mapping.{target}", f"no column '{source}' (columns: {available})"))
+            errors.append(no_column(f"field_mapping.{target}", source))
     for index, label in enumerate(labels):
         if label not in columns and label not in mapping:
-            errors.append(FieldError(f"label_fields.{index}", f"no column '{label}' (columns: {available})"))
+            errors.append(no_column(f"label_fields.{index}", label))
     for index, column in enumerate(dropped):
         if column not in columns:
-            errors.append(FieldError(f"drop_columns.{index}", f"no column '{column}' (columns: {available})"))
+            errors.append(no_column(f"drop_columns.{index}", column))
     if errors:
         raise InvalidInputError(errors)
 

@@ -16,6 +16,7 @@ the API's schemas.
 from collections.abc import Sequence
 from pathlib import Path
 
+from training_platform.common.text import ENGLISH, Language
 from training_platform.common.worker import Worker, WorkerLimits
 from training_platform.contract.data import DataFormat, LossTurns
 from training_platform.datafiles.kinds import KIND_FIELDS
@@ -50,10 +51,11 @@ from training_platform.datasets.semantic import SemanticSearch
 from training_platform.datasets.stats import DatasetStats, unread_columns
 from training_platform.datasets.storage import DatasetStorage, StagedUpload
 from training_platform.datasets.store import DatasetStore
+from training_platform.datasets.texts import text_error
 from training_platform.datasets.vectors import Embedder, SearchHit, VectorStore
 from training_platform.datasets.versions import DatasetVersions
 from training_platform.db.tables import DatasetTask, RegisteredDataset
-from training_platform.errors import FieldError, InvalidInputError, PlatformError
+from training_platform.errors import InvalidInputError, PlatformError
 from training_platform.models.service import ModelService
 from training_platform.tasks import TaskRunner
 
@@ -114,8 +116,8 @@ class DatasetService:
     def finish_upload(self, staged: StagedUpload, request: DatasetUpload) -> DatasetRead:
         return _dataset_read(self.registration.finish_upload(staged, request))
 
-    def detect(self, request: DetectRequest) -> DetectResult:
-        return detection.detect(request)
+    def detect(self, request: DetectRequest, language: Language = ENGLISH) -> DetectResult:
+        return detection.detect(request, language)
 
     def import_llamafactory(self, request: LlamaFactoryImport) -> LlamaFactoryImportResult:
         """Each local dataset a LLaMA-Factory dataset_info.json describes, registered as `register` registers one
@@ -196,8 +198,8 @@ class DatasetService:
         if (new["preset"], new["tags"], mapping) == (dataset.preset, dataset.tags, dataset.field_mapping):
             return {}
         if len(found.problems) > dataset.num_invalid:
-            errors = self.registration.problem_errors(found.problems, found.values["num_rows"], name)
-            raise InvalidInputError(errors + ([FieldError("preset", found.no_preset)] if found.no_preset else []))
+            errors = self.registration.problem_errors(found.problems, found.values, name)
+            raise InvalidInputError(errors + ([text_error("preset", found.no_preset)] if found.no_preset else []))
         self.analysis.forget_audits(dataset)
         self.semantic.forget(dataset)  # it embedded the prompts as the old format read them
         return new
@@ -234,8 +236,8 @@ class DatasetService:
     def start_audit(self, name_or_id: str, options: AuditOptions) -> TaskRead:
         return _task_read(self.analysis.start_audit(self.store.find(name_or_id), options))
 
-    def task(self, name_or_id: str, task_id: str) -> AuditTaskRead:
-        return self.analysis.task(self.store.find(name_or_id), task_id)
+    def task(self, name_or_id: str, task_id: str, language: Language = ENGLISH) -> AuditTaskRead:
+        return self.analysis.task(self.store.find(name_or_id), task_id, language)
 
     def list_tasks(self, name_or_id: str) -> list[TaskRead]:
         return [_task_read(task) for task in self.tasks.list_for(self.store.find(name_or_id).id)]

@@ -1,6 +1,8 @@
 """Distribution analysis: null rates per column, value counts of label fields, and
 token-length histograms of the text fields, labelled with the tokenizer that counted them."""
 
+from typing import Literal
+
 import numpy as np
 import polars as pl
 from pydantic import BaseModel
@@ -13,9 +15,14 @@ from training_platform.datasets.tokens import TokenCounter
 DEFAULT_LABEL_FIELDS = ("data_source", "category")
 
 
+ValueType = Literal["text", "integer", "number", "boolean", "object", "list", "date", "empty", "mixed", "other"]
+
+
 class ColumnStats(BaseModel):
     name: str
-    dtype: str
+    dtype: str  # polars' own name of the column's type
+    type: ValueType  # what its values are, in words a person reads (the UI translates them)
+    item_type: ValueType | None = None  # a list's items
     nulls: int
     null_rate: float
     blanks: int  # empty or white-space-only text
@@ -35,7 +42,7 @@ class LabelStats(BaseModel):
 
 
 class Histogram(BaseModel):
-    edges: list[float]  # len(counts) + 1 bin edges; each bin holds edges[i] <= tokens < edges[i+1] (last closed)
+    edges: list[int]  # len(counts) + 1 whole-token bin edges; each bin holds edges[i] <= tokens < edges[i+1]
     counts: list[int]
 
 
@@ -85,12 +92,31 @@ def dataset_stats(
     )
 
 
+def value_type(dtype: pl.DataType) -> ValueType:
+    """A column type in words: a struct is an object, a column of Python objects holds values of several types."""
+    if dtype == pl.String or dtype == pl.Categorical:
+        return "text"
+    if dtype.is_integer():
+        return "integer"
+    if dtype.is_numeric():
+        return "number"
+    if dtype.is_temporal():
+        return "date"
+    if isinstance(dtype, pl.List | pl.Array):
+        return "list"
+    named = {pl.Boolean: "boolean", pl.Struct: "object", pl.Null: "empty", pl.Object: "mixed"}
+    return next((words for kind, words in named.items() if dtype == kind or isinstance(dtype, kind)), "other")
+
+
 def _column_stats(column: pl.Series) -> ColumnStats:
     nulls = column.null_count()
     blanks = int(column.str.strip_chars().eq("").sum()) if column.dtype == pl.String else 0
+    items = column.dtype.inner if isinstance(column.dtype, pl.List | pl.Array) else None
     return ColumnStats(
         name=column.name,
         dtype=str(column.dtype),
+        type=value_type(column.dtype),
+        item_type=None if items is None else value_type(items),
         nulls=nulls,
         null_rate=round(nulls / len(column), 6) if len(column) else 0.0,
         blanks=blanks,
@@ -112,6 +138,14 @@ def _label_stats(frame: pl.DataFrame, name: str, top: int) -> LabelStats:
     )
 
 
+def whole_edges(low: int, high: int, bins: int) -> np.ndarray:
+    """At most `bins` bins of one whole number of tokens each, from `low` to past `high`: a count of tokens has no
+    fractions, and bins of equal width hold as many possible counts each."""
+    width = -(-(high - low + 1) // bins)  # ceiling division
+    count = -(-(high - low + 1) // width)
+    return low + width * np.arange(count + 1, dtype=np.int64)
+
+
 def _length_stats(texts: pl.DataFrame, counter: TokenCounter, bins: int) -> list[LengthStats]:
     result = []
     for field in texts.columns:
@@ -120,7 +154,7 @@ def _length_stats(texts: pl.DataFrame, counter: TokenCounter, bins: int) -> list
         tokens = counter.count(texts[field]).drop_nulls().to_numpy()
         if len(tokens) == 0:
             continue
-        counts, edges = np.histogram(tokens, bins=min(bins, int(tokens.max() - tokens.min()) + 1))
+        counts, edges = np.histogram(tokens, bins=whole_edges(int(tokens.min()), int(tokens.max()), bins))
         p50, p90, p99 = np.percentile(tokens, [50, 90, 99])
         result.append(
             LengthStats(
@@ -132,7 +166,7 @@ def _length_stats(texts: pl.DataFrame, counter: TokenCounter, bins: int) -> list
                 p50=float(p50),
                 p90=float(p90),
                 p99=float(p99),
-                histogram=Histogram(edges=[round(float(e), 3) for e in edges], counts=counts.tolist()),
+                histogram=Histogram(edges=edges.tolist(), counts=counts.tolist()),
             )
         )
     return result

@@ -15,7 +15,7 @@ from training_platform.datafiles.table import ROW, DatasetTable, text_frame
 from training_platform.datasets.audit import SEMANTIC_THRESHOLD, exact_duplicates, near_duplicates, semantic_duplicates
 from training_platform.datasets.convert import ConvertRequest, split, trl_layout
 from training_platform.datasets.reading import DatasetReader, data_format_of
-from training_platform.datasets.registration import DatasetRegistration
+from training_platform.datasets.registration import DatasetRegistration, SameContent
 from training_platform.datasets.schemas import DedupRequest
 from training_platform.datasets.semantic import SemanticSearch
 from training_platform.db.tables import DatasetTask, RegisteredDataset
@@ -37,7 +37,10 @@ class DatasetVersions:
         self.tasks = tasks
 
     def start_dedup(self, dataset: RegisteredDataset, request: DedupRequest) -> DatasetTask:
-        name = request.name or f"{dataset.name}-dedup"
+        """Exact duplicates are always removed, whatever the method adds (a semantic index may not link two rows
+        of the same text). A result with the content of a registered dataset (the same deduplication run again) is
+        answered with that dataset, as nothing new to remove."""
+        name = request.name or self._free_name(f"{dataset.name}-dedup")
         self.registration.check_name_free(name)
 
         def work(progress: ProgressCallback) -> dict:
@@ -46,7 +49,7 @@ class DatasetVersions:
                 DatasetTable(table.frame, [], table.num_rows), data_format_of(dataset), dataset.kind
             )
             texts = text_frame(formatted.frame, dataset.kind)
-            groups = self._duplicate_groups(dataset, texts, request, progress)
+            groups = merged_groups(self._duplicate_groups(dataset, texts, request, progress))
             removed = {row for group in groups for row in group[1:]}
             if not removed:
                 return {"removed": 0, "groups": 0, "dataset": None}
@@ -55,10 +58,22 @@ class DatasetVersions:
             if request.threshold:
                 derivation += f" threshold {request.threshold}"
             derivation += f": kept {kept.height} of {table.frame.height}"
-            derived = self.registration.derive(dataset, kept, name, derivation)
-            return {"removed": len(removed), "groups": len(groups), "dataset": derived.id, "name": derived.name}
+            found = {"removed": len(removed), "groups": len(groups)}
+            try:
+                derived = self.registration.derive(dataset, kept, name, derivation)
+            except SameContent as same:
+                return {**found, "dataset": same.existing.id, "name": same.existing.name, "existing": True}
+            return {**found, "dataset": derived.id, "name": derived.name}
 
         return self.tasks.submit(dataset.id, "dedup", request.model_dump(), work)
+
+    def _free_name(self, name: str) -> str:
+        """`name`, or the first of `name-2`, `name-3`… not taken: a default name never refuses a run."""
+        candidate, number = name, 1
+        while self.registration.store.name_taken(candidate):
+            number += 1
+            candidate = f"{name}-{number}"
+        return candidate
 
     def convert(self, dataset: RegisteredDataset, request: ConvertRequest) -> list[RegisteredDataset]:
         if request.format == "verl":
@@ -88,11 +103,24 @@ class DatasetVersions:
     def _duplicate_groups(
         self, dataset: RegisteredDataset, texts: pl.DataFrame, request: DedupRequest, progress: ProgressCallback
     ) -> list[list[int]]:
-        if request.method == "semantic":
+        findings = exact_duplicates(texts)
+        if request.method == "near":
+            findings += near_duplicates(texts, request.threshold or 0.8)
+        elif request.method == "semantic":
             index = self.semantic.index_of(dataset)
-            findings = semantic_duplicates(texts, index, request.threshold or SEMANTIC_THRESHOLD, [], progress)
-        else:
-            findings = exact_duplicates(texts)
-            if request.method == "near":
-                findings += near_duplicates(texts, request.threshold or 0.8)
+            threshold = request.threshold or SEMANTIC_THRESHOLD
+            findings += semantic_duplicates(texts, index, threshold, findings, progress)
         return [finding.rows for finding in findings]
+
+
+def merged_groups(groups: list[list[int]]) -> list[list[int]]:
+    """Groups sharing a row made one (an exact pair inside a near-duplicate group), each sorted, in order of their
+    first row: one row of each is kept."""
+    owner: dict[int, int] = {}
+    merged: dict[int, set[int]] = {}
+    for number, group in enumerate(groups):
+        joined = {owner[row] for row in group if row in owner}
+        rows = set(group).union(*(merged.pop(other) for other in joined))
+        merged[number] = rows
+        owner.update(dict.fromkeys(rows, number))
+    return sorted((sorted(rows) for rows in merged.values()), key=lambda rows: rows[0])

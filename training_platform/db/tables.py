@@ -44,6 +44,13 @@ class Job(SQLModel, table=True):
     process_started_at: float | None = None
     exit_code: int | None = None
     attempt: int = 0
+    # Why its last run failed (jobs/failures.py Failure as JSON): its kind, what ended it and the cause its log held.
+    failure: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    # The seconds its ended attempts ran, launch to exit; None for a job from before the platform counted them.
+    run_seconds: float | None = 0.0
+    # Its trainer's last report of the attempt that ended (step, loss, learning rate, epoch, ETA), shown until the
+    # next attempt reports its own.
+    last_progress: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     # The GPUs (CUDA indices) the job holds while it runs locally; empty in every other status.
     gpus: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False, server_default="[]"))
     # When the job last joined the GPU queue: the queue is first in, first out.

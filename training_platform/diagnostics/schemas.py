@@ -48,7 +48,9 @@ class FindingRead(BaseModel):
 class HealthRead(BaseModel):
     job_id: str
     job_name: str
-    health: Literal["healthy", "warning", "critical"]
+    health: Literal["healthy", "warning", "critical", "unknown"] = Field(
+        description="As its job shows it (JobRead.health): unknown until the job logged a step."
+    )
     findings: list[FindingRead]
     settings: HealthSettings = Field(description="The detector settings and automatic actions the job runs with.")
 

@@ -19,6 +19,7 @@ from typing import Protocol
 
 from training_platform.alerts.schemas import AlertEvent
 from training_platform.common.locks import KeyedLocks
+from training_platform.common.text import Text
 from training_platform.contract import control
 from training_platform.contract.health import HealthSettings
 from training_platform.contract.params import Algorithm
@@ -157,7 +158,7 @@ class DiagnosticsService:
         return HealthRead(
             job_id=job.id,
             job_name=job.name,
-            health=job.health,
+            health=self.jobs.health_of(job),
             findings=findings,
             settings=HealthSettings.model_validate(job.health_settings),
         )
@@ -178,12 +179,13 @@ class DiagnosticsService:
     def _act(self, job: Job, finding: Finding, settings: HealthSettings) -> None:
         actions = settings.actions
         by_trainer = get_engine(job.engine).capabilities.trainer_actions if job.engine != EXTERNAL else frozenset()
-        where = f"{finding.kind} at step {finding.last_step}"
+        where = {"kind": finding.kind, "step": finding.last_step}
         if finding.kind == "non_finite" and actions.pause_on_non_finite:
             if "pause_on_non_finite" in by_trainer:
-                self._take(job, finding, "pause", f"paused on {where}: the trainer stopped before saving that step")
+                self._take(job, finding, "pause", Text.of("health_action.paused_by_trainer", **where))
             else:
-                self._take(job, finding, "pause", f"pause requested on {where}", lambda: self.jobs.pause(job.id))
+                requested = Text.of("health_action.pause_requested", **where)
+                self._take(job, finding, "pause", requested, lambda: self.jobs.pause(job.id))
         if finding.kind == "grad_explosion" and actions.lower_lr_on_grad_explosion:
             if "lower_lr_on_grad_explosion" in by_trainer:
                 factor = actions.lr_factor
@@ -191,19 +193,18 @@ class DiagnosticsService:
                 def lower() -> None:
                     control.request_lr_scale(layout_of(job), factor, request_id=finding.id)
 
-                self._take(job, finding, "lower_lr", f"learning rate × {factor} requested on {where}", lower)
+                self._take(job, finding, "lower_lr", Text.of("health_action.lower_lr", factor=factor, **where), lower)
             else:
-                message = (
-                    f"the {job.engine} engine cannot change its learning rate live: pause the job and resume it "
-                    f"with learning_rate × {actions.lr_factor} ({where})"
+                message = Text.of(
+                    "health_action.lower_lr_unsupported", engine=job.engine, factor=actions.lr_factor, **where
                 )
                 self._take(job, finding, "lower_lr", message)
         if finding.kind == "overfitting" and actions.stop_on_overfitting:
-            best = f"; the best step was {finding.best_step}" if finding.best_step is not None else ""
-            message = f"stopped early on {where} (a checkpoint is saved as the job pauses){best}"
+            best = Text.of("health_action.best_step", step=finding.best_step) if finding.best_step is not None else None
+            message = Text.join(Text.of("health_action.stopped_early", **where), best)
             self._take(job, finding, "stop", message, lambda: self.jobs.pause(job.id))
 
-    def _take(self, job: Job, finding: Finding, action: str, message: str, work=None) -> None:
+    def _take(self, job: Job, finding: Finding, action: str, message: Text, work=None) -> None:
         """Take `action` for the finding once, whatever happens later; a job that is not running any more is left
         as it is (the action is recorded with why it did nothing)."""
         if job.engine == EXTERNAL or not self.store.take_action(finding.id, action):
@@ -212,7 +213,7 @@ class DiagnosticsService:
             try:
                 work()
             except Exception as error:  # noqa: BLE001 - the job moved on (finished, already pausing)
-                message = f"{message}; not taken: {error}"
+                message = Text.join(message, Text.of("health_action.not_taken", error=str(error)))
         self.jobs.record_event(job.id, "action", message)
 
     def _alert(self, job: Job, finding: Finding) -> None:

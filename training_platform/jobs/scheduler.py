@@ -22,6 +22,7 @@ from training_platform.common.text import Text
 from training_platform.db.tables import Job
 from training_platform.db.types import utcnow
 from training_platform.errors import ConflictError, FieldError, InvalidInputError
+from training_platform.jobs.failures import Failure, FailureKind
 from training_platform.jobs.runs import requested_gpus
 from training_platform.jobs.states import ACTION_SOURCES, JobStatus
 from training_platform.jobs.store import JobStore
@@ -153,6 +154,7 @@ class JobScheduler:
             unfit,
             sources={JobStatus.QUEUED},
             error=unfit.render(),
+            failure=Failure(FailureKind.LAUNCH, unfit, None).as_dict(),
             finished_at=utcnow(),
         )
 

@@ -1,6 +1,7 @@
 """The jobs service: validation on create, the user's actions, and what the API shows about a job."""
 
 import shutil
+import time
 import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -36,6 +37,7 @@ from training_platform.errors import (
     NotFoundError,
     field_errors_from_pydantic,
 )
+from training_platform.jobs.progress import ended_attempt, run_state
 from training_platform.jobs.runs import EXTERNAL, layout_of, run_spec
 from training_platform.jobs.scheduler import JobScheduler
 from training_platform.jobs.schemas import (
@@ -46,7 +48,6 @@ from training_platform.jobs.schemas import (
     JobPreview,
     JobRead,
     JobTaskRead,
-    Progress,
 )
 from training_platform.jobs.spec import JobFile, JobFileCreate, job_file, read_job_file
 from training_platform.jobs.states import ACTION_SOURCES, JobStatus, allowed_actions
@@ -231,6 +232,22 @@ class JobService:
             )
         self._checked(request, deferred)
 
+    def refuse_invalid(self, document: object) -> None:
+        """A request body (POST /jobs, /jobs/preview) that is no valid JobCreate refused with every problem of it at
+        once: the fields pydantic refuses, and what `check` finds in the others. A valid one passes (`create` and
+        `preview` check it whole)."""
+        if not isinstance(document, dict):
+            return  # FastAPI's own validation says what a body must be
+        request, refused, errors = _partial_request(document)
+        if not errors:
+            return
+        if request is not None:
+            try:
+                self.check(request, refused)
+            except InvalidInputError as error:
+                errors += error.errors
+        raise InvalidInputError(errors)
+
     def _checked(
         self, request: JobCreate, deferred: frozenset[str] = frozenset(), formats: dict[str, DataFormat] | None = None
     ) -> tuple[Engine, list[Source | None], Source | None, TrainingParams | None]:
@@ -258,7 +275,10 @@ class JobService:
                 return self.resolve_dataset(entry)
             except InvalidInputError as error:
                 errors.extend(error.errors)
-            except (NotFoundError, ConflictError) as error:
+            except NotFoundError as error:  # no dataset of that name
+                name = entry.removeprefix(DATASET_REFERENCE)
+                errors.append(FieldError(field, str(error), code="job.unknown_dataset", params={"dataset": name}))
+            except ConflictError as error:
                 errors.append(FieldError(field, str(error)))
             return None
 
@@ -516,11 +536,15 @@ class JobService:
         if job.engine != EXTERNAL and not get_engine(job.engine).capabilities.resumable:
             actions = [action for action in actions if action != "pause"]  # it is stopped, or run again
         return JobRead(
-            **job.model_dump(exclude={"process_started_at"}),
+            **job.model_dump(exclude={"process_started_at", "health", "failure", "run_seconds", "last_progress"}),
             allowed_actions=actions,
             queue_position=self.store.queue_position(job) if job.status == JobStatus.QUEUED else None,
-            progress=Progress.from_status(status) if status else None,
+            **run_state(job, status, time.time()),
         )
+
+    def health_of(self, job: Job) -> str:
+        """The health its page shows (unknown until it logged a step), for the platform's other services."""
+        return self.view(job).health
 
     def events(self, name_or_id: str, language: Language = ENGLISH) -> list[JobEventRead]:
         events = self.store.events(self.store.find(name_or_id).id)
@@ -599,7 +623,7 @@ class JobService:
         control.request(layout_of(job).control_path, control.ControlAction.PAUSE)
         return self.view(job)
 
-    def record_event(self, job_id: str, kind: str, message: str) -> None:
+    def record_event(self, job_id: str, kind: str, message: Text) -> None:
         self.store.record(job_id, kind, message)
 
     def set_health(self, job_id: str, health: str) -> None:
@@ -654,6 +678,7 @@ class JobService:
         self.supervisor.ending(job)
         try:
             fields = dict(requested_action=None, pid=None, run_ref=None, process_started_at=None)
+            fields.update(ended_attempt(job, time.time(), status=None))
             job = self._cancel(job.id, {JobStatus.RUNNING}, **fields)
         except ConflictError:
             return self.view(self.store.get(job.id))  # the exit watcher settled it first, as cancelled
@@ -682,6 +707,29 @@ def _model_problem(path: Path, adapter: bool) -> str | None:
 
 def _checkpoint_read(checkpoint: CheckpointInfo) -> CheckpointRead:
     return CheckpointRead(**{**checkpoint.__dict__, "path": str(checkpoint.path)})
+
+
+# What stands in for a required field pydantic refused, so that the rest of a request can be checked; `check` defers
+# the field itself (its value is never looked at).
+_STAND_INS = {"name": "refused", "model_path": "refused", "dataset_paths": ["refused"]}
+
+
+def _partial_request(document: dict) -> tuple[JobCreate | None, frozenset[str], list[FieldError]]:
+    """The request `document` makes, its top-level fields that pydantic refuses (each replaced by its default or a
+    stand-in), and their errors; no request when the rest cannot be checked without them (the algorithm)."""
+    try:
+        return JobCreate.model_validate(document), frozenset(), []
+    except ValidationError as error:
+        errors = field_errors_from_pydantic(error)
+        refused = frozenset(str(item["loc"][0]) for item in error.errors() if item["loc"])
+    if "algorithm" in refused:  # the parameters and the data are checked for one
+        return None, refused, errors
+    kept = {name: value for name, value in document.items() if name in JobCreate.model_fields and name not in refused}
+    stand_ins = {name: value for name, value in _STAND_INS.items() if name in refused}
+    try:
+        return JobCreate.model_validate({**kept, **stand_ins}), refused, errors
+    except ValidationError:
+        return None, refused, errors
 
 
 def _requested_gpus(params: dict) -> int:

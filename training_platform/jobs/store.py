@@ -127,7 +127,7 @@ class JobStore:
                         f"cannot {action} job '{job_id}': it is {job.status} ({action} is allowed when it is running)"
                     )
                 raise ConflictError(f"cannot {action} job '{job_id}': {job.requested_action} already requested")
-            session.add(JobEvent(job_id=job_id, kind="request", message=f"{action} requested"))
+            session.add(_event(job_id, "request", Text.of("job.action_requested", action=action)))
             session.commit()
             return session.get(Job, job_id, populate_existing=True)
 

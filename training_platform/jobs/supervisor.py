@@ -7,7 +7,6 @@ and stopping one job are serialized, so a stop that races a start waits for the 
 """
 
 import logging
-import re
 import threading
 import time
 import uuid
@@ -28,6 +27,8 @@ from training_platform.db.types import utcnow
 from training_platform.engines.registry import get_engine
 from training_platform.errors import ConflictError
 from training_platform.jobs.activity import JobActivity
+from training_platform.jobs.failures import TERMINAL_ESCAPE, Failure, FailureKind, exit_failure, find_cause
+from training_platform.jobs.progress import ended_attempt
 from training_platform.jobs.runs import activity_of, layout_of, run_spec
 from training_platform.jobs.states import JobStatus
 from training_platform.jobs.store import JobStore
@@ -36,12 +37,6 @@ from training_platform.runners.base import ExitInfo, OutputFiles, ProcessHandle,
 log = logging.getLogger(__name__)
 ERROR_LOG_LINES = 20
 STALL_CHECK_SECONDS = 10.0
-# A line that reports an error: "RuntimeError: ...", "ray.exceptions.RayTaskError(...)", "OSError(...)";
-# not a warning that mentions one ("UserWarning: megatron engine is not available: ModuleNotFoundError(...)").
-ERROR_LINE = re.compile(r"\b\w*(Error|Exception)\b[:(]")
-WARNING_LINE = re.compile(r"\b\w*Warning\b:|\bWARNING\b")
-# Ray colours the prefix of its workers' lines ("\x1b[36m(TaskRunner pid=1)\x1b[0m"); errors are shown as text.
-TERMINAL_ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
 class JobListener(Protocol):
@@ -66,15 +61,6 @@ def _plain_tail(path: Path, count: int) -> list[str]:
 def log_excerpt(layout: JobLayout) -> list[str]:
     # Ray jobs have one combined log (stdout); local processes put tracebacks on stderr.
     return _plain_tail(layout.stderr_path, ERROR_LOG_LINES) or _plain_tail(layout.stdout_path, ERROR_LOG_LINES)
-
-
-def last_error_line(layout: JobLayout) -> str | None:
-    for path in (layout.stderr_path, layout.stdout_path):
-        lines = _plain_tail(path, 500)
-        errors = [line.strip() for line in lines if ERROR_LINE.search(line) and not WARNING_LINE.search(line)]
-        if errors:
-            return errors[-1]
-    return None
 
 
 class JobSupervisor:
@@ -149,6 +135,7 @@ class JobSupervisor:
                 failed,
                 sources={JobStatus.RUNNING},
                 error=failed.render(),
+                failure=Failure(FailureKind.LAUNCH, failed, None).as_dict(),
                 pid=None,
                 run_ref=None,
                 process_started_at=None,
@@ -210,7 +197,7 @@ class JobSupervisor:
                 continue
             reason = Text.join(
                 Text.of("job.hung", quiet=f"{quiet:.0f}", limit=f"{self.stall_seconds:.0f}"),
-                Text.of("job.last_error", error=error) if (error := last_error_line(layout_of(job))) else None,
+                Text.of("job.last_error", error=cause.line) if (cause := find_cause(layout_of(job))) else None,
             )
             self.hung[job.id] = reason
             self.store.record(job.id, "stall", Text.join(reason, Text.of("job.stopping")))
@@ -270,7 +257,9 @@ class JobSupervisor:
         if job.status != JobStatus.RUNNING or job.attempt != attempt:
             return  # already settled (a stop that finished first, or an older attempt)
         self.ending(job)
-        target, reason, error = self._outcome(job, exit_info)
+        target, reason, error, failure = self._outcome(job, exit_info)
+        status = _status_of(layout_of(job))[0]
+        ended = ended_attempt(job, _end_of(status) if exit_info.code is None else time.time(), status)
         try:
             job = self.store.transition(
                 job_id,
@@ -284,27 +273,33 @@ class JobSupervisor:
                 run_ref=None,
                 process_started_at=None,
                 error=error,
+                failure=failure.as_dict() if failure else None,
                 finished_at=utcnow() if target != JobStatus.PAUSED else None,
+                **ended,
             )
         except ConflictError:
             return  # a concurrent stop settled it, and told the listeners
         self.settled(job)
 
-    def _outcome(self, job: Job, exit_info: ExitInfo) -> tuple[JobStatus, Text, str | None]:
+    def _outcome(self, job: Job, exit_info: ExitInfo) -> tuple[JobStatus, Text, str | None, Failure | None]:
+        """The status it moves to, why, its error (English, with the log's last lines) and, for a failure, why."""
         layout = layout_of(job)
         status, problem = _status_of(layout)
         reported = status.status if status else None
         unobserved = exit_info.code is None
         if (hung := self.hung.pop(job.id, None)) is not None:
-            return JobStatus.FAILED, hung, "\n".join([hung.render(), *log_excerpt(layout)])
+            failure = Failure(FailureKind.HUNG, hung, find_cause(layout))
+            return JobStatus.FAILED, hung, "\n".join([hung.render(), *log_excerpt(layout)]), failure
         if job.requested_action == "stop":
-            return JobStatus.CANCELLED, Text.of("job.stopped_by_user_exit", exit=exit_info.text().as_dict()), None
+            stopped = Text.of("job.stopped_by_user_exit", exit=exit_info.text().as_dict())
+            return JobStatus.CANCELLED, stopped, None, None
         if reported == TrainingState.PAUSED and (exit_info.succeeded or unobserved):
             saved = status.last_checkpoint_step
             where = Text.of("job.checkpoint_at", step=saved) if saved is not None else Text.of("job.no_checkpoint")
-            return JobStatus.PAUSED, Text.join(_trainer_text(status), where), None
+            return JobStatus.PAUSED, Text.join(_trainer_text(status), where), None, None
         if reported == TrainingState.COMPLETED and (exit_info.succeeded or unobserved):
-            return JobStatus.COMPLETED, _trainer_text(status) if status.message else Text.of("job.completed"), None
+            completed = _trainer_text(status) if status.message else Text.of("job.completed")
+            return JobStatus.COMPLETED, completed, None, None
         if unobserved:
             what = exit_info.text() if exit_info.description else None
             what = what or Text.of("job.lost_unwatched", run_mode=job.run_mode, ref=job.run_ref)
@@ -313,7 +308,7 @@ class JobSupervisor:
                 Text.of("job.last_reported", state=reported, step=status.current_step) if status else None,
                 Text.literal(problem) if problem else None,
             )
-            return JobStatus.FAILED, lost, lost.render()
+            return JobStatus.FAILED, lost, lost.render(), Failure(FailureKind.LOST, lost, find_cause(layout))
         error = exit_info.describe()
         if exit_info.succeeded:
             error += " without reporting completion"
@@ -321,7 +316,7 @@ class JobSupervisor:
             error += f" ({problem})"
         if last_lines := log_excerpt(layout):
             error += "\n" + "\n".join(last_lines)
-        return JobStatus.FAILED, exit_info.text(), error
+        return JobStatus.FAILED, exit_info.text(), error, exit_failure(exit_info, find_cause(layout))
 
 
 def _trainer_text(status: TrainingStatus) -> Text:
@@ -332,6 +327,11 @@ def _trainer_text(status: TrainingStatus) -> Text:
         f"completed {status.current_step} steps": Text.of("job.completed_steps", steps=status.current_step),
     }
     return known.get(status.message or "", Text.literal(status.message or ""))
+
+
+def _end_of(status: TrainingStatus | None) -> float:
+    """When a process whose exit nobody saw (it ended while the server was down) was last known to run."""
+    return status.updated_at if status is not None and status.updated_at is not None else time.time()
 
 
 def _status_of(layout: JobLayout) -> tuple[TrainingStatus | None, str | None]:

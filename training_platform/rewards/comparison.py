@@ -61,7 +61,7 @@ def answers_match(
     if not predicted_text:
         return 0.0
     answers = Answers(
-        predicted, reference, predicted_text, normalise(_reference_answer(reference)), tolerance, fuzzy_threshold
+        predicted, reference, predicted_text, normalise(reference_answer(reference)), tolerance, fuzzy_threshold
     )
     return 1.0 if compare(answers) else 0.0
 
@@ -93,7 +93,9 @@ def normalise(text: str) -> str:
     return text.casefold()
 
 
-def _reference_answer(reference: Any) -> str:
+def reference_answer(reference: Any) -> str:
+    """The answer a reference holds: the last \\boxed{...} of a worked solution, the text after its last '####', or
+    the reference itself."""
     # Integer answers often arrive as floats from pandas/arrow columns; "42.0" must still equal "42".
     if isinstance(reference, float) and reference.is_integer():
         return str(int(reference))
@@ -107,7 +109,7 @@ def _reference_answer(reference: Any) -> str:
 
 
 def _numbers_match(predicted: str, reference: Any, tolerance: float) -> bool:
-    reference_text = _reference_answer(reference)
+    reference_text = reference_answer(reference)
     if isinstance(reference, (int, float)) and not isinstance(reference, bool):
         reference_values = (float(reference),)
     else:

@@ -10,6 +10,7 @@ import type {
   AverageRequest,
   Checkpoint,
   DatasetSync,
+  EngineInfo,
   CompareRequest,
   Comparison,
   EvalCurve,
@@ -27,6 +28,10 @@ import type {
   JobEvent,
   JobFile,
   JobPreview,
+  RewardPreview,
+  RewardPreviewRequest,
+  CompletionSamplesPage,
+  JobTask,
   LoginAnswer,
   LogTail,
   LoraFoldRequest,
@@ -108,11 +113,17 @@ export const api = {
   secrets: () => get<Secret[]>('/secrets'),
   putSecret: (name: string, value: string) => post<Secret>('/secrets', { name, value }),
 
+  engines: () => get<EngineInfo[]>('/engines'),
   jobs: (status: string[] = []) => get<Job[]>('/jobs', { status, limit: 1000 }),
   job: (id: string) => get<Job>(job(id)),
   createJob: (body: JobCreateBody) => post<Job>('/jobs', body),
   /** What the job would run, checked as createJob checks it (the same 422); nothing is created. */
   previewJob: (body: JobCreateBody) => post<JobPreview>('/jobs/preview', body),
+  /** The rewards scored on a few rows with right answers as the completions; warns when all would score 0. */
+  previewRewards: (body: RewardPreviewRequest) => post<RewardPreview>('/rewards/preview', body),
+  /** One sampled step's completions with their rewards (the latest unless `step` is given). */
+  jobSamples: (id: string, query: { step?: number; offset?: number; limit?: number }) =>
+    get<CompletionSamplesPage>(`${job(id)}/samples`, query),
   /** The YAML that creates this job again; 409 for a run that is not a training job (a surgery run, an evaluation). */
   jobFile: (id: string) => get<JobFile>(`${job(id)}/spec`),
   /** A job from a job file, under `name` instead of the file's when given; a 422's errors carry their YAML line. */
@@ -121,6 +132,10 @@ export const api = {
   deleteJob: (id: string) => del(job(id)),
   events: (id: string) => get<JobEvent[]>(`${job(id)}/events`),
   checkpoints: (id: string) => get<Checkpoint[]>(`${job(id)}/checkpoints`),
+  /** Writes the checkpoint as a Hugging Face model directory: a task whose result names the directory. */
+  exportCheckpoint: (id: string, checkpoint: string) =>
+    post<JobTask>(`${job(id)}/checkpoints/${encodeURIComponent(checkpoint)}/export`),
+  jobTask: (id: string, task: string) => get<JobTask>(`${job(id)}/tasks/${task}`),
   logs: (id: string, stream: string, lines: number, contains: string) =>
     get<LogTail>(`${job(id)}/logs`, { stream, lines, contains }),
   logDownloadUrl: (id: string, stream: string) => `/api/v1${job(id)}/logs/download?stream=${stream}`,

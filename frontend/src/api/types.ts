@@ -17,6 +17,7 @@ export const JOB_STATUSES = membersOf<JobStatus>({ pending: true, queued: true, 
 export type Job = Schemas['JobRead']
 export type JobEvent = Schemas['JobEventRead']
 export type Checkpoint = Schemas['CheckpointRead']
+export type JobTask = Schemas['JobTaskRead']
 export type LogTail = Schemas['LogTail']
 export type RegisteredModel = Schemas['ModelRead']
 export type SystemInfo = Schemas['SystemInfo']
@@ -30,6 +31,13 @@ export type JobCreateBody = Schemas['JobCreate']
 export type JobFile = Schemas['JobFile']
 /** What a job would run, before it exists (POST /jobs/preview): its engine's configuration and its command. */
 export type JobPreview = Schemas['JobPreview']
+/** A GRPO/GSPO job's rewards scored on right answers of a few dataset rows (POST /rewards/preview). */
+export type RewardPreviewRequest = Schemas['RewardPreviewRequest']
+export type RewardPreview = Schemas['RewardPreviewRead']
+/** A GRPO/GSPO job's sample completions with their rewards, a step at a time (GET /jobs/{job}/samples). */
+export type CompletionSamplesPage = Schemas['CompletionSamplesPage']
+/** What an engine runs, and what of it this machine cannot run with the reason (GET /engines). */
+export type EngineInfo = Schemas['EngineRead']
 
 /** JSON Schema of one algorithm's parameters, as pydantic writes it. */
 export interface JsonSchemaProperty {

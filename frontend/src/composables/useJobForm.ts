@@ -4,8 +4,10 @@ import { computed, onMounted, reactive, ref, watch } from 'vue'
 
 import { api } from '../api'
 import type { Dataset } from '../api/datasets'
-import type { AlgorithmInfo, HealthSettings, JobCreateBody, ModelChoice, SystemInfo } from '../api/types'
+import { ALGORITHMS, type Algorithm, type AlgorithmInfo, type EngineInfo, type HealthSettings, type JobCreateBody, type ModelChoice, type SystemInfo } from '../api/types'
 import { messageOf } from '../errors'
+import { i18n } from '../i18n'
+import { useLinkedModel } from './useLinkedModel'
 import { healthBody, healthFields, healthForm } from '../healthForm'
 import {
   defaultValues,
@@ -30,6 +32,8 @@ const NOT_PLAIN = ['algorithm', 'lora', 'rewards', 'num_epochs', 'max_steps']
 
 export function useJobForm(draft: JobDraft | null) {
   const algorithms = ref<AlgorithmInfo[]>([])
+  /** What each engine runs, and what of it this machine cannot run, with why (GET /engines). */
+  const engines = ref<EngineInfo[]>([])
   const choices = ref<ModelChoice[]>([])
   const datasets = ref<Dataset[]>([])
   /** Where jobs can run here (GET /system): local, ray, and ssh:<host> for each host an admin added. */
@@ -41,7 +45,7 @@ export function useJobForm(draft: JobDraft | null) {
     name: '',
     algorithm: draft?.algorithm ?? 'sft',
     engine: draft?.engine ?? 'trl',
-    model_path: draft?.model_path ?? '',
+    model_path: draft?.model_path ?? useLinkedModel(),
     dataset_paths: [] as string[],
     eval_dataset_path: '',
     run_mode: 'local',
@@ -65,6 +69,27 @@ export function useJobForm(draft: JobDraft | null) {
   const rewardFields = computed(() => definitionFields(schema.value, 'RewardSpec'))
   const isRuleReward = computed(() => 'rewards' in fields.value)
 
+  /** Why this machine cannot run an algorithm, for each one that no engine here can run: its engines' reasons. */
+  const unavailableAlgorithms = computed(() => {
+    const reasons: Partial<Record<Algorithm, string>> = {}
+    for (const algorithm of ALGORITHMS) {
+      const capable = engines.value.filter((engine) => engine.algorithms.includes(algorithm))
+      if (!capable.length || capable.some((engine) => engine.runnable_here.includes(algorithm))) continue
+      reasons[algorithm] = capable
+        .flatMap((engine) => engine.unavailable_here.filter((item) => item.algorithm === algorithm).map((item) => item.message))
+        .join(' ')
+    }
+    return reasons
+  })
+  /** Why this machine cannot run the chosen algorithm with an engine that runs it elsewhere, by engine. */
+  const unavailableEngines = computed<Record<string, string>>(() =>
+    Object.fromEntries(
+      engines.value.flatMap((engine) =>
+        engine.unavailable_here.filter((item) => item.algorithm === basics.algorithm).map((item) => [engine.name, item.message]),
+      ),
+    ),
+  )
+
   /** Fresh values for the chosen algorithm: its schema's defaults, then what the configurator recommended. */
   function resetParams(): void {
     if (!schema.value) return
@@ -79,24 +104,43 @@ export function useJobForm(draft: JobDraft | null) {
           for (const [setting, given] of Object.entries(value)) {
             if (setting in lora.value.values) lora.value.values[setting] = toFormValue(given)
           }
+        } else if (name === 'max_steps' && typeof value === 'number') {
+          // The duration the configurator sized (its samples, in steps): the length field in steps.
+          basics.lengthMode = 'steps'
+          basics.max_steps = String(value)
         } else if (name in values) {
           values[name] = toFormValue(value)
         }
       }
     }
     params.value = values
-    const engines = info.value?.engines ?? []
-    if (!engines.includes(basics.engine)) basics.engine = engines.includes('trl') ? 'trl' : (engines[0] ?? 'trl')
+    // An engine that runs the algorithm here; the configurator's choice stays (its engine settings are that
+    // engine's), with why this server cannot run it where it cannot.
+    const drafted = draft?.algorithm === basics.algorithm && draft.engine === basics.engine
+    const runnable = (info.value?.engines ?? []).filter((engine) => !(engine in unavailableEngines.value))
+    if (!drafted && !runnable.includes(basics.engine)) basics.engine = runnable.includes('trl') ? 'trl' : (runnable[0] ?? 'trl')
   }
 
   watch(() => basics.algorithm, resetParams)
+  // The server writes why it cannot run something in the interface's language: asked again when that changes.
+  watch(
+    () => i18n.global.locale.value,
+    async () => {
+      try {
+        engines.value = await api.engines()
+      } catch (error) {
+        failure.value = messageOf(error)
+      }
+    },
+  )
 
   onMounted(async () => {
     try {
       let defaults: HealthSettings
       let system: SystemInfo
-      ;[algorithms.value, choices.value, datasets.value, defaults, system] = await Promise.all([
+      ;[algorithms.value, engines.value, choices.value, datasets.value, defaults, system] = await Promise.all([
         api.algorithms(),
+        api.engines(),
         api.modelChoices(),
         api.datasets(),
         api.healthDefaults(),
@@ -177,6 +221,8 @@ export function useJobForm(draft: JobDraft | null) {
     engineSettings,
     parsedEngineSettings,
     info,
+    unavailableAlgorithms,
+    unavailableEngines,
     fields,
     loraFields,
     rewardFields,

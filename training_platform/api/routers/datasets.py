@@ -6,7 +6,7 @@ from fastapi import APIRouter, Path, Query, Request, Response, status
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse
 
-from training_platform.api.deps import PlatformDep
+from training_platform.api.deps import LanguageDep, PlatformDep
 from training_platform.contract.data import LossTurns, PresetChoice
 from training_platform.contract.params import MAX_SEQUENCE_LENGTH, MAX_STEPS
 from training_platform.datasets.audit import AuditOptions
@@ -70,10 +70,10 @@ def import_llamafactory(body: LlamaFactoryImport, platform: PlatformDep) -> Llam
 
 
 @router.post("/detect")
-def detect_format(body: DetectRequest, platform: PlatformDep) -> DetectResult:
+def detect_format(body: DetectRequest, platform: PlatformDep, language: LanguageDep) -> DetectResult:
     """The format a file's first rows would register with (read by the client before it sends the file), with
-    those rows as the engines would receive them."""
-    return platform.datasets.detect(body)
+    those rows as the engines would receive them; why no preset fits in the reader's language."""
+    return platform.datasets.detect(body, language)
 
 
 @router.post("/upload", status_code=status.HTTP_201_CREATED)
@@ -225,5 +225,6 @@ def list_tasks(dataset: str, platform: PlatformDep) -> list[TaskRead]:
 
 
 @router.get("/{dataset}/tasks/{task}")
-def get_task(dataset: str, task: str, platform: PlatformDep) -> AuditTaskRead:
-    return platform.datasets.task(dataset, task)
+def get_task(dataset: str, task: str, platform: PlatformDep, language: LanguageDep) -> AuditTaskRead:
+    """An audit's findings are said in the reader's language."""
+    return platform.datasets.task(dataset, task, language)

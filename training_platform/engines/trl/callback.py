@@ -1,5 +1,6 @@
 """The platform's hook inside a TRL trainer: metrics lines, the status file, pause requests, complete checkpoints,
-and what the job's health settings ask of the trainer itself.
+and what the job's health settings ask of the trainer itself; and, for GRPO/GSPO, a few sampled completions with
+their rewards (CompletionsCallback, completions.py).
 
 Every process of a job runs it. Only the first (rank 0) writes the job's files, so there is one metrics stream
 and one status; a decision that changes training (a pause, a new learning rate) is taken by every rank at the
@@ -42,6 +43,7 @@ from training_platform.contract.layout import JobLayout
 from training_platform.contract.metrics import LAYER_GRAD_NORM_PREFIX, MetricsWriter, layer_group, non_finite_watched
 from training_platform.contract.status import StatusReporter, TrainingState
 from training_platform.engines.trl.checkpoints import checkpoint_dir, mark_complete, read_run_state, write_run_state
+from training_platform.engines.trl.completions import RolloutRecorder, append_samples, sampled, sampling_interval
 from training_platform.engines.trl.keys import TRL_KEYS
 
 # transformers logs these once, after the last step; they describe the run, not a step.
@@ -307,6 +309,23 @@ class PlatformCallback(TrainerCallback):
         self.reporter.finish(state, message)
         if self.metrics is not None:
             self.metrics.close()
+
+
+class CompletionsCallback(TrainerCallback):
+    """A few of the latest completions with their rewards, appended to the job's completions file at the sampled
+    training steps (completions.py); the first process alone writes it."""
+
+    def __init__(self, recorder: RolloutRecorder, path: Path):
+        self.recorder = recorder
+        self.path = path
+        self.interval = 1
+
+    def on_train_begin(self, args, state, control, **kwargs):
+        self.interval = sampling_interval(state.max_steps)
+
+    def on_log(self, args, state, control, logs=None, **kwargs):
+        if "loss" in (logs or {}) and sampled(state.global_step, self.interval):
+            append_samples(self.path, self.recorder.samples(state.global_step))
 
 
 def _describe(broken: dict[str, float], step: int) -> str:

@@ -88,11 +88,15 @@ def dpo_row(row: dict[str, Any], chat: bool) -> dict[str, Any]:
     }
 
 
+def reward_columns(row: dict[str, Any]) -> dict[str, Any]:
+    """A row's columns as the reward functions receive them. Numbers become text so a column mixing 62 and "62"
+    still forms one Arrow column."""
+    return {key: str(value) if isinstance(value, (int, float)) else value for key, value in row.items()}
+
+
 def _rl_row(row: dict[str, Any], chat: bool) -> dict[str, Any]:
     # Every other column travels with the prompt: reward functions read the answer field from it.
-    # Numbers become text so a column mixing 62 and "62" still forms one Arrow column.
-    columns = {key: str(value) if isinstance(value, (int, float)) else value for key, value in row.items()}
-    return {**columns, "prompt": _as_prompt(row["prompt"], chat)}
+    return {**reward_columns(row), "prompt": _as_prompt(row["prompt"], chat)}
 
 
 def to_trl_row(row: dict[str, Any], algorithm: Algorithm, tokenizer, train_on: LossTurns = "all_assistant") -> dict:

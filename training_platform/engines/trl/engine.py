@@ -22,6 +22,7 @@ from training_platform.engines.environment import process_environment
 from training_platform.engines.rewards import require_reward_code, reward_code_errors
 from training_platform.engines.trl import checkpoints
 from training_platform.engines.trl.arguments import fsdp_sharding, lora_arguments, trainer_arguments
+from training_platform.engines.trl.keys import TRL_CHARTS
 from training_platform.engines.trl.settings import setting_problems
 from training_platform.errors import FieldError
 
@@ -49,6 +50,7 @@ class TrlEngine(Engine):
             precision_as=(("bf16-amp", "bf16"),),
         ),
     )
+    charts = TRL_CHARTS
 
     def unsupported_message(self, algorithm: Algorithm) -> str:
         if algorithm == Algorithm.PPO:

@@ -34,8 +34,9 @@ from training_platform.engines.trl.arguments import (
     precision_policy,
     trainer_arguments,
 )
-from training_platform.engines.trl.callback import PlatformCallback
+from training_platform.engines.trl.callback import CompletionsCallback, PlatformCallback
 from training_platform.engines.trl.checkpoints import list_checkpoints, mark_complete
+from training_platform.engines.trl.completions import RolloutRecorder, completions_path
 from training_platform.engines.trl.data import completion_text, to_trl_dataset
 from training_platform.rewards import RewardSpec, build_reward_function
 
@@ -61,9 +62,13 @@ def main(config_path: Path, reward_code_dir: Path | None = None) -> int:
     callback = PlatformCallback(
         layout, gpu_memory_reader=_gpu_memory_reader(device), main_process=main_process, health=spec.health
     )
+    # What the rewards scored, for the job page's sample completions (completions.py).
+    recorder = RolloutRecorder() if isinstance(spec.params, RuleRewardParams) else None
     try:
-        trainer = build_trainer(spec, device, reward_code_dir)
+        trainer = build_trainer(spec, device, reward_code_dir, recorder)
         trainer.add_callback(callback)
+        if recorder is not None and main_process:
+            trainer.add_callback(CompletionsCallback(recorder, completions_path(layout)))
         if main_process:  # what TRL made of the platform's arguments and the job's engine settings
             write_json_atomic(layout.resolved_config_path, json.loads(trainer.args.to_json_string()))
         resume_from = latest_complete(list_checkpoints(layout))
@@ -147,8 +152,11 @@ def _drop_long_prompts(rows: list[dict], tokenizer, max_tokens: int, chat: bool)
     return kept
 
 
-def build_trainer(spec: RunSpec, device: str, reward_code_dir: Path | None = None):
-    """The run's TRL trainer on `device`, its model, reference and data loaded (the precision policy applied)."""
+def build_trainer(
+    spec: RunSpec, device: str, reward_code_dir: Path | None = None, recorder: RolloutRecorder | None = None
+):
+    """The run's TRL trainer on `device`, its model, reference and data loaded (the precision policy applied); the
+    rewards note what they score in `recorder`."""
     params = spec.params
     if device != "cuda" and fsdp_sharding(params):
         raise ValueError(
@@ -165,7 +173,7 @@ def build_trainer(spec: RunSpec, device: str, reward_code_dir: Path | None = Non
     train_on = params.train_on if isinstance(params, SFTParams) else "all_assistant"
     train_set = to_trl_dataset(train_rows, spec.algorithm, tokenizer, train_on)
     eval_set = to_trl_dataset(eval_rows, spec.algorithm, tokenizer, train_on) if eval_rows else None
-    return _build_trainer(spec, device, tokenizer, train_set, eval_set, reward_code_dir)
+    return _build_trainer(spec, device, tokenizer, train_set, eval_set, reward_code_dir, recorder)
 
 
 def _build_trainer(
@@ -175,6 +183,7 @@ def _build_trainer(
     train_set: Dataset,
     eval_set: Dataset | None,
     reward_code_dir: Path | None = None,
+    recorder: RolloutRecorder | None = None,
 ):
     """The algorithm's trainer over prepared data (the loss preview's tests build one over their own rows)."""
     params = spec.params
@@ -194,7 +203,7 @@ def _build_trainer(
     if spec.algorithm == Algorithm.DPO and not lora:  # with LoRA the reference is the model with its adapter off
         shared["ref_model"] = AutoModelForCausalLM.from_pretrained(spec.model_path, dtype=dtype)
     if isinstance(params, RuleRewardParams):
-        shared["reward_funcs"] = trl_reward_functions(params.rewards, reward_code_dir)
+        shared["reward_funcs"] = trl_reward_functions(params.rewards, reward_code_dir, recorder)
         # GRPOTrainer takes no reference model: it loads one (when kl_coef > 0) from the policy's path in the
         # policy's dtype, with model_init_kwargs, which it otherwise ignores for a loaded policy (its warning
         # says so). Without device_map=None it would spread the reference over every visible GPU under FSDP.
@@ -202,19 +211,24 @@ def _build_trainer(
     return trainer_class(model=model, args=config_class(**arguments), **shared)
 
 
-def trl_reward_functions(specs: list[RewardSpec], code_dir: Path | None = None) -> list[Callable]:
+def trl_reward_functions(
+    specs: list[RewardSpec], code_dir: Path | None = None, recorder: RolloutRecorder | None = None
+) -> list[Callable]:
     """The platform's rule rewards in TRL's calling convention; names become `rewards/<name>/mean` metrics.
-    Custom functions are imported from `code_dir`, the server's reward code directory."""
+    Custom functions are imported from `code_dir`, the server's reward code directory; each batch scored is noted
+    in `recorder`."""
     functions = []
     for index, spec in enumerate(specs):
-        function = _trl_reward(spec, code_dir)
+        function = _trl_reward(spec, code_dir, recorder)
         if any(f.__name__ == function.__name__ for f in functions):
             function.__name__ = f"{function.__name__}_{index}"
         functions.append(function)
+    if recorder is not None:
+        recorder.rewards = [(function.__name__, spec.weight) for function, spec in zip(functions, specs, strict=True)]
     return functions
 
 
-def _trl_reward(spec: RewardSpec, code_dir: Path | None) -> Callable:
+def _trl_reward(spec: RewardSpec, code_dir: Path | None, recorder: RolloutRecorder | None = None) -> Callable:
     score_batch = build_reward_function(spec, code_dir)
 
     def reward(prompts=None, completions=(), **kwargs):
@@ -222,7 +236,11 @@ def _trl_reward(spec: RewardSpec, code_dir: Path | None) -> Callable:
         # TRL passes every dataset column as a list aligned with the completions, next to its own objects.
         columns = {key: value for key, value in kwargs.items() if isinstance(value, list) and len(value) == count}
         rows = [{key: values[i] for key, values in columns.items()} for i in range(count)]
-        return score_batch([completion_text(c) for c in completions], rows)
+        texts = [completion_text(c) for c in completions]
+        scores = score_batch(texts, rows)
+        if recorder is not None:
+            recorder.record(reward.__name__, prompts or [], texts, scores)
+        return scores
 
     reward.__name__ = spec.name
     return reward

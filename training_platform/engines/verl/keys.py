@@ -4,6 +4,9 @@ The SFT trainer logs train/*, the PPO trainer (PPO, GRPO, GSPO) actor/*, critic/
 reader applies this map to verl's file-logger lines and console lines.
 """
 
+from training_platform.contract.params import Algorithm
+from training_platform.engines.charts import Chart, EngineCharts
+
 VERL_KEYS: dict[str, str] = {
     "train/loss": "loss",
     "actor/loss": "loss",
@@ -27,4 +30,21 @@ VERL_KEYS: dict[str, str] = {
     "actor/perf/max_memory_allocated_gb": "gpu_memory_gib",
     "val/loss": "eval_loss",
     "training/epoch": "epoch",
+}
+
+# What only some algorithms log (verl/trainer/ppo/metric_utils.py): each algorithm's charts besides the canonical
+# ones (engines/charts.py). verl scores with one reward function (the platform's rewards summed): no components.
+_COMPLETIONS = (
+    Chart("completion_length", ("response_length/mean", "response_length/min", "response_length/max")),
+    Chart("completions_clipped", ("response_length/clip_ratio",)),
+)
+VERL_CHARTS: EngineCharts = {
+    Algorithm.GRPO: _COMPLETIONS,
+    Algorithm.GSPO: _COMPLETIONS,
+    Algorithm.PPO: (
+        Chart("value_loss", ("value_loss",)),
+        Chart("returns", ("critic/returns/mean", "critic/values/mean")),
+        Chart("explained_variance", ("critic/vf_explained_var",)),
+        *_COMPLETIONS,
+    ),
 }

@@ -29,17 +29,24 @@ from .body_sync_datasets import BodySyncDatasets
 from .category_comparison import CategoryComparison
 from .category_comparison_values import CategoryComparisonValues
 from .category_comparison_values_additional_property import CategoryComparisonValuesAdditionalProperty
+from .chart_band import ChartBand
+from .chart_read import ChartRead
 from .chat_generation import ChatGeneration
 from .chat_message import ChatMessage
 from .chat_message_role import ChatMessageRole
 from .chat_request import ChatRequest
 from .checkpoint_read import CheckpointRead
 from .column_stats import ColumnStats
+from .column_stats_item_type_type_0 import ColumnStatsItemTypeType0
+from .column_stats_type import ColumnStatsType
 from .compare_request import CompareRequest
 from .compare_request_direction_type_0 import CompareRequestDirectionType0
 from .comparison_read import ComparisonRead
 from .comparison_read_counts import ComparisonReadCounts
 from .comparison_read_counts_additional_property import ComparisonReadCountsAdditionalProperty
+from .completion_sample import CompletionSample
+from .completion_sample_rewards import CompletionSampleRewards
+from .completion_samples_page import CompletionSamplesPage
 from .convert_request import ConvertRequest
 from .convert_request_format import ConvertRequestFormat
 from .credential_source import CredentialSource
@@ -79,6 +86,8 @@ from .diagnostics_settings import DiagnosticsSettings
 from .difference import Difference
 from .download_job_log_stream import DownloadJobLogStream
 from .duration_read import DurationRead
+from .engine_configuration_read import EngineConfigurationRead
+from .engine_configuration_read_configuration_type_0 import EngineConfigurationReadConfigurationType0
 from .engine_read import EngineRead
 from .error_body import ErrorBody
 from .error_item import ErrorItem
@@ -107,6 +116,7 @@ from .eval_results_category_sizes import EvalResultsCategorySizes
 from .eval_results_overall import EvalResultsOverall
 from .eval_run_read import EvalRunRead
 from .export_metrics_format import ExportMetricsFormat
+from .failure_text import FailureText
 from .file_types_read import FileTypesRead
 from .finding import Finding
 from .finding_details import FindingDetails
@@ -117,6 +127,7 @@ from .finding_read_params import FindingReadParams
 from .finding_read_severity import FindingReadSeverity
 from .finding_read_text import FindingReadText
 from .finding_text import FindingText
+from .finding_text_type_0 import FindingTextType0
 from .generation_settings import GenerationSettings
 from .get_findings_severity_type_0_item import GetFindingsSeverityType0Item
 from .gpu_read import GpuRead
@@ -143,6 +154,10 @@ from .job_create import JobCreate
 from .job_create_engine_settings import JobCreateEngineSettings
 from .job_create_params import JobCreateParams
 from .job_event_read import JobEventRead
+from .job_failure import JobFailure
+from .job_failure_cause_stream_type_0 import JobFailureCauseStreamType0
+from .job_failure_kind import JobFailureKind
+from .job_failure_text import JobFailureText
 from .job_file import JobFile
 from .job_file_create import JobFileCreate
 from .job_logs_stream import JobLogsStream
@@ -233,6 +248,16 @@ from .recommendation_read_trl_arguments_type_0 import RecommendationReadTrlArgum
 from .remote_gpu import RemoteGpu
 from .resume_request import ResumeRequest
 from .reward_collapse_settings import RewardCollapseSettings
+from .reward_preview_completion import RewardPreviewCompletion
+from .reward_preview_completion_kind import RewardPreviewCompletionKind
+from .reward_preview_read import RewardPreviewRead
+from .reward_preview_request import RewardPreviewRequest
+from .reward_preview_request_algorithm import RewardPreviewRequestAlgorithm
+from .reward_preview_row import RewardPreviewRow
+from .reward_spec import RewardSpec
+from .reward_spec_comparison import RewardSpecComparison
+from .reward_spec_extraction import RewardSpecExtraction
+from .reward_spec_type import RewardSpecType
 from .role import Role
 from .row_out import RowOut
 from .row_out_data_type_0 import RowOutDataType0
@@ -307,6 +332,7 @@ from .token_kind import TokenKind
 from .token_read import TokenRead
 from .tracker_export_read import TrackerExportRead
 from .tracker_export_read_status import TrackerExportReadStatus
+from .unavailable_here import UnavailableHere
 from .upload_dataset_kind import UploadDatasetKind
 from .upload_dataset_preset import UploadDatasetPreset
 from .user_create import UserCreate
@@ -350,17 +376,24 @@ __all__ = (
     "CategoryComparison",
     "CategoryComparisonValues",
     "CategoryComparisonValuesAdditionalProperty",
+    "ChartBand",
+    "ChartRead",
     "ChatGeneration",
     "ChatMessage",
     "ChatMessageRole",
     "ChatRequest",
     "CheckpointRead",
     "ColumnStats",
+    "ColumnStatsItemTypeType0",
+    "ColumnStatsType",
     "CompareRequest",
     "CompareRequestDirectionType0",
     "ComparisonRead",
     "ComparisonReadCounts",
     "ComparisonReadCountsAdditionalProperty",
+    "CompletionSample",
+    "CompletionSampleRewards",
+    "CompletionSamplesPage",
     "ConvertRequest",
     "ConvertRequestFormat",
     "CredentialSource",
@@ -400,6 +433,8 @@ __all__ = (
     "Difference",
     "DownloadJobLogStream",
     "DurationRead",
+    "EngineConfigurationRead",
+    "EngineConfigurationReadConfigurationType0",
     "EngineRead",
     "ErrorBody",
     "ErrorItem",
@@ -428,6 +463,7 @@ __all__ = (
     "EvalResultsOverall",
     "EvalRunRead",
     "ExportMetricsFormat",
+    "FailureText",
     "FileTypesRead",
     "Finding",
     "FindingDetails",
@@ -438,6 +474,7 @@ __all__ = (
     "FindingReadSeverity",
     "FindingReadText",
     "FindingText",
+    "FindingTextType0",
     "GenerationSettings",
     "GetFindingsSeverityType0Item",
     "GpuRead",
@@ -464,6 +501,10 @@ __all__ = (
     "JobCreateEngineSettings",
     "JobCreateParams",
     "JobEventRead",
+    "JobFailure",
+    "JobFailureCauseStreamType0",
+    "JobFailureKind",
+    "JobFailureText",
     "JobFile",
     "JobFileCreate",
     "JobLogsStream",
@@ -554,6 +595,16 @@ __all__ = (
     "RemoteGpu",
     "ResumeRequest",
     "RewardCollapseSettings",
+    "RewardPreviewCompletion",
+    "RewardPreviewCompletionKind",
+    "RewardPreviewRead",
+    "RewardPreviewRequest",
+    "RewardPreviewRequestAlgorithm",
+    "RewardPreviewRow",
+    "RewardSpec",
+    "RewardSpecComparison",
+    "RewardSpecExtraction",
+    "RewardSpecType",
     "Role",
     "RowOut",
     "RowOutDataType0",
@@ -628,6 +679,7 @@ __all__ = (
     "TokenRead",
     "TrackerExportRead",
     "TrackerExportReadStatus",
+    "UnavailableHere",
     "UploadDatasetKind",
     "UploadDatasetPreset",
     "UserCreate",

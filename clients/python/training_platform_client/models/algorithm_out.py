@@ -10,6 +10,7 @@ from ..models.algorithm import Algorithm
 
 if TYPE_CHECKING:
     from ..models.algorithm_out_params_schema import AlgorithmOutParamsSchema
+    from ..models.chart_read import ChartRead
 
 
 T = TypeVar("T", bound="AlgorithmOut")
@@ -19,6 +20,7 @@ T = TypeVar("T", bound="AlgorithmOut")
 class AlgorithmOut:
     """
     Attributes:
+        charts (list[ChartRead]): The charts a job's page shows by default, once it has their metrics.
         dataset_kinds (list[str]): The dataset kinds whose rows it trains on, its own first.
         engines (list[str]):
         name (Algorithm):
@@ -26,6 +28,7 @@ class AlgorithmOut:
         rl (bool): Samples responses to score (rollouts).
     """
 
+    charts: list[ChartRead]
     dataset_kinds: list[str]
     engines: list[str]
     name: Algorithm
@@ -34,6 +37,11 @@ class AlgorithmOut:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        charts = []
+        for charts_item_data in self.charts:
+            charts_item = charts_item_data.to_dict()
+            charts.append(charts_item)
+
         dataset_kinds = self.dataset_kinds
 
         engines = self.engines
@@ -48,6 +56,7 @@ class AlgorithmOut:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "charts": charts,
                 "dataset_kinds": dataset_kinds,
                 "engines": engines,
                 "name": name,
@@ -61,8 +70,16 @@ class AlgorithmOut:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.algorithm_out_params_schema import AlgorithmOutParamsSchema  # noqa: PLC0415
+        from ..models.chart_read import ChartRead  # noqa: PLC0415
 
         d = dict(src_dict)
+        charts = []
+        _charts = d.pop("charts")
+        for charts_item_data in _charts:
+            charts_item = ChartRead.from_dict(charts_item_data)
+
+            charts.append(charts_item)
+
         dataset_kinds = cast(list[str], d.pop("dataset_kinds"))
 
         engines = cast(list[str], d.pop("engines"))
@@ -74,6 +91,7 @@ class AlgorithmOut:
         rl = d.pop("rl")
 
         algorithm_out = cls(
+            charts=charts,
             dataset_kinds=dataset_kinds,
             engines=engines,
             name=name,

@@ -18,7 +18,7 @@ class AuditOptions:
         max_tokens (int | None | Unset): Longer is an outlier; default: Tukey fence.
         min_tokens (int | None | Unset): Shorter is an outlier; default: Tukey fence.
         near_duplicates (bool | Unset): Look for near-duplicate prompts (MinHash). Default: True.
-        near_threshold (float | Unset): Jaccard similarity of word bigrams. Default: 0.8.
+        near_threshold (float | Unset): Jaccard similarity of word bigrams (character bigrams in Chinese). Default: 0.8.
         outlier_factor (float | Unset): k of the fences Q1 - k·IQR, Q3 + k·IQR (log length). Default: 3.0.
         semantic (bool | Unset): Look for semantic duplicates (embeds every prompt). Default: False.
         semantic_threshold (float | Unset): Cosine similarity of embeddings. Default: 0.8.

@@ -1,12 +1,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.algorithm import Algorithm
+
+if TYPE_CHECKING:
+    from ..models.unavailable_here import UnavailableHere
+
 
 T = TypeVar("T", bound="EngineRead")
 
@@ -21,6 +25,8 @@ class EngineRead:
         max_devices (int | None):
         name (str):
         runnable_here (list[Algorithm]):
+        unavailable_here (list[UnavailableHere]): Why each of its algorithms that this machine cannot run cannot run
+            here.
         zero_stages (list[int]):
     """
 
@@ -30,6 +36,7 @@ class EngineRead:
     max_devices: int | None
     name: str
     runnable_here: list[Algorithm]
+    unavailable_here: list[UnavailableHere]
     zero_stages: list[int]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -53,6 +60,11 @@ class EngineRead:
             runnable_here_item = runnable_here_item_data.value
             runnable_here.append(runnable_here_item)
 
+        unavailable_here = []
+        for unavailable_here_item_data in self.unavailable_here:
+            unavailable_here_item = unavailable_here_item_data.to_dict()
+            unavailable_here.append(unavailable_here_item)
+
         zero_stages = self.zero_stages
 
         field_dict: dict[str, Any] = {}
@@ -65,6 +77,7 @@ class EngineRead:
                 "max_devices": max_devices,
                 "name": name,
                 "runnable_here": runnable_here,
+                "unavailable_here": unavailable_here,
                 "zero_stages": zero_stages,
             }
         )
@@ -73,6 +86,8 @@ class EngineRead:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.unavailable_here import UnavailableHere  # noqa: PLC0415
+
         d = dict(src_dict)
         algorithms = []
         _algorithms = d.pop("algorithms")
@@ -101,6 +116,13 @@ class EngineRead:
 
             runnable_here.append(runnable_here_item)
 
+        unavailable_here = []
+        _unavailable_here = d.pop("unavailable_here")
+        for unavailable_here_item_data in _unavailable_here:
+            unavailable_here_item = UnavailableHere.from_dict(unavailable_here_item_data)
+
+            unavailable_here.append(unavailable_here_item)
+
         zero_stages = cast(list[int], d.pop("zero_stages"))
 
         engine_read = cls(
@@ -110,6 +132,7 @@ class EngineRead:
             max_devices=max_devices,
             name=name,
             runnable_here=runnable_here,
+            unavailable_here=unavailable_here,
             zero_stages=zero_stages,
         )
 

@@ -29,7 +29,8 @@ class EstimateBody:
         gpu (str | Unset): GPU name (GET /compute/gpus) or 'cpu'. Default: 'H100-80G'.
         gpu_memory_utilization (float | Unset): RL: vLLM's share of the GPU. Default: 0.5.
         gradient_checkpointing (bool | Unset):  Default: False.
-        host_memory_gib (float | None | Unset): CPU RAM per GPU for offloading.
+        host_memory_gib (float | None | Unset): RAM of one host, shared by the job's GPUs on it (at most 8), for
+            offloading (default: the GPU class's typical machine).
         lora_dropout (float | Unset): LoRA dropout (the platform's default). Default: 0.05.
         lora_rank (int | Unset):  Default: 0.
         lora_targets (list[str] | Unset):

@@ -28,7 +28,8 @@ class EstimateRequest:
             PyTorch loop (forward with labels); each holds different memory. Default: EstimateRequestEngine.TRL.
         gpu_memory_utilization (float | Unset): RL: vLLM's share of the GPU. Default: 0.5.
         gradient_checkpointing (bool | Unset):  Default: False.
-        host_memory_gib (float | None | Unset): CPU RAM per GPU for offloading.
+        host_memory_gib (float | None | Unset): RAM of one host, shared by the job's GPUs on it (at most 8), for
+            offloading (default: the GPU class's typical machine).
         lora_dropout (float | Unset): LoRA dropout (the platform's default). Default: 0.05.
         lora_rank (int | Unset):  Default: 0.
         lora_targets (list[str] | Unset):

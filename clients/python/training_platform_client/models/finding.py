@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.finding_details import FindingDetails
+    from ..models.finding_text_type_0 import FindingTextType0
 
 
 T = TypeVar("T", bound="Finding")
@@ -25,6 +26,7 @@ class Finding:
         rows (list[int]):
         details (FindingDetails | Unset):
         field (None | str | Unset):
+        text (FindingTextType0 | None | Unset):
     """
 
     kind: FindingKind
@@ -32,9 +34,12 @@ class Finding:
     rows: list[int]
     details: FindingDetails | Unset = UNSET
     field: None | str | Unset = UNSET
+    text: FindingTextType0 | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.finding_text_type_0 import FindingTextType0  # noqa: PLC0415
+
         kind = self.kind.value
 
         message = self.message
@@ -51,6 +56,14 @@ class Finding:
         else:
             field = self.field
 
+        text: dict[str, Any] | None | Unset
+        if isinstance(self.text, Unset):
+            text = UNSET
+        elif isinstance(self.text, FindingTextType0):
+            text = self.text.to_dict()
+        else:
+            text = self.text
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -64,12 +77,15 @@ class Finding:
             field_dict["details"] = details
         if field is not UNSET:
             field_dict["field"] = field
+        if text is not UNSET:
+            field_dict["text"] = text
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.finding_details import FindingDetails  # noqa: PLC0415
+        from ..models.finding_text_type_0 import FindingTextType0  # noqa: PLC0415
 
         d = dict(src_dict)
         kind = FindingKind(d.pop("kind"))
@@ -94,12 +110,30 @@ class Finding:
 
         field = _parse_field(d.pop("field", UNSET))
 
+        def _parse_text(data: object) -> FindingTextType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                text_type_0 = FindingTextType0.from_dict(data)
+
+                return text_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(FindingTextType0 | None | Unset, data)
+
+        text = _parse_text(d.pop("text", UNSET))
+
         finding = cls(
             kind=kind,
             message=message,
             rows=rows,
             details=details,
             field=field,
+            text=text,
         )
 
         finding.additional_properties = d

@@ -21,7 +21,7 @@ class HealthRead:
     """
     Attributes:
         findings (list[FindingRead]):
-        health (HealthReadHealth):
+        health (HealthReadHealth): As its job shows it (JobRead.health): unknown until the job logged a step.
         job_id (str):
         job_name (str):
         settings (HealthSettings): A job's `health` field: detector overrides and automatic actions.

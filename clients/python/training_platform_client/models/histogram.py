@@ -14,11 +14,11 @@ class Histogram:
     """
     Attributes:
         counts (list[int]):
-        edges (list[float]):
+        edges (list[int]):
     """
 
     counts: list[int]
-    edges: list[float]
+    edges: list[int]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -42,7 +42,7 @@ class Histogram:
         d = dict(src_dict)
         counts = cast(list[int], d.pop("counts"))
 
-        edges = cast(list[float], d.pop("edges"))
+        edges = cast(list[int], d.pop("edges"))
 
         histogram = cls(
             counts=counts,

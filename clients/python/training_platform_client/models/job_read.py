@@ -15,6 +15,7 @@ from ..models.surgery_operation import SurgeryOperation
 
 if TYPE_CHECKING:
     from ..models.health_settings import HealthSettings
+    from ..models.job_failure import JobFailure
     from ..models.job_read_dataset_formats import JobReadDatasetFormats
     from ..models.job_read_engine_settings import JobReadEngineSettings
     from ..models.job_read_params import JobReadParams
@@ -34,18 +35,22 @@ class JobRead:
         algorithm (Algorithm | JobReadAlgorithmType2 | SurgeryOperation):
         allowed_actions (list[str]):
         attempt (int):
+        attempt_elapsed_seconds (float | None): The running attempt's share of `elapsed_seconds`.
         created_at (datetime.datetime):
         dataset_formats (JobReadDatasetFormats):
         dataset_paths (list[str]):
+        elapsed_seconds (float | None): The time its attempts ran, each from its process's launch, the running one's so
+            far included.
         engine (str):
         engine_settings (JobReadEngineSettings): Its engine settings (JobCreate.engine_settings).
         error (None | str):
         eval_dataset_path (None | str):
         exit_code (int | None):
+        failure (JobFailure | None): Why it failed, while it is failed.
         finished_at (datetime.datetime | None):
         gpus (list[int]): The GPUs (CUDA indices) the job holds while it runs locally.
         health (JobReadHealth): The worst open finding's severity: warning or critical; healthy when there is none (or
-            only info).
+            only info); unknown while the job has logged no step (pending, queued, failed before its first step).
         health_settings (HealthSettings): A job's `health` field: detector overrides and automatic actions.
         id (str):
         model_path (str):
@@ -67,14 +72,17 @@ class JobRead:
     algorithm: Algorithm | JobReadAlgorithmType2 | SurgeryOperation
     allowed_actions: list[str]
     attempt: int
+    attempt_elapsed_seconds: float | None
     created_at: datetime.datetime
     dataset_formats: JobReadDatasetFormats
     dataset_paths: list[str]
+    elapsed_seconds: float | None
     engine: str
     engine_settings: JobReadEngineSettings
     error: None | str
     eval_dataset_path: None | str
     exit_code: int | None
+    failure: JobFailure | None
     finished_at: datetime.datetime | None
     gpus: list[int]
     health: JobReadHealth
@@ -96,6 +104,7 @@ class JobRead:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.job_failure import JobFailure  # noqa: PLC0415
         from ..models.mlflow_export import MlflowExport  # noqa: PLC0415
         from ..models.progress import Progress  # noqa: PLC0415
         from ..models.tensor_board_export import TensorBoardExport  # noqa: PLC0415
@@ -112,11 +121,17 @@ class JobRead:
 
         attempt = self.attempt
 
+        attempt_elapsed_seconds: float | None
+        attempt_elapsed_seconds = self.attempt_elapsed_seconds
+
         created_at = self.created_at.isoformat()
 
         dataset_formats = self.dataset_formats.to_dict()
 
         dataset_paths = self.dataset_paths
+
+        elapsed_seconds: float | None
+        elapsed_seconds = self.elapsed_seconds
 
         engine = self.engine
 
@@ -130,6 +145,12 @@ class JobRead:
 
         exit_code: int | None
         exit_code = self.exit_code
+
+        failure: dict[str, Any] | None
+        if isinstance(self.failure, JobFailure):
+            failure = self.failure.to_dict()
+        else:
+            failure = self.failure
 
         finished_at: None | str
         if isinstance(self.finished_at, datetime.datetime):
@@ -204,14 +225,17 @@ class JobRead:
                 "algorithm": algorithm,
                 "allowed_actions": allowed_actions,
                 "attempt": attempt,
+                "attempt_elapsed_seconds": attempt_elapsed_seconds,
                 "created_at": created_at,
                 "dataset_formats": dataset_formats,
                 "dataset_paths": dataset_paths,
+                "elapsed_seconds": elapsed_seconds,
                 "engine": engine,
                 "engine_settings": engine_settings,
                 "error": error,
                 "eval_dataset_path": eval_dataset_path,
                 "exit_code": exit_code,
+                "failure": failure,
                 "finished_at": finished_at,
                 "gpus": gpus,
                 "health": health,
@@ -238,6 +262,7 @@ class JobRead:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.health_settings import HealthSettings  # noqa: PLC0415
+        from ..models.job_failure import JobFailure  # noqa: PLC0415
         from ..models.job_read_dataset_formats import JobReadDatasetFormats  # noqa: PLC0415
         from ..models.job_read_engine_settings import JobReadEngineSettings  # noqa: PLC0415
         from ..models.job_read_params import JobReadParams  # noqa: PLC0415
@@ -277,11 +302,25 @@ class JobRead:
 
         attempt = d.pop("attempt")
 
+        def _parse_attempt_elapsed_seconds(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        attempt_elapsed_seconds = _parse_attempt_elapsed_seconds(d.pop("attempt_elapsed_seconds"))
+
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
         dataset_formats = JobReadDatasetFormats.from_dict(d.pop("dataset_formats"))
 
         dataset_paths = cast(list[str], d.pop("dataset_paths"))
+
+        def _parse_elapsed_seconds(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        elapsed_seconds = _parse_elapsed_seconds(d.pop("elapsed_seconds"))
 
         engine = d.pop("engine")
 
@@ -307,6 +346,21 @@ class JobRead:
             return cast(int | None, data)
 
         exit_code = _parse_exit_code(d.pop("exit_code"))
+
+        def _parse_failure(data: object) -> JobFailure | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                failure_type_0 = JobFailure.from_dict(data)
+
+                return failure_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(JobFailure | None, data)
+
+        failure = _parse_failure(d.pop("failure"))
 
         def _parse_finished_at(data: object) -> datetime.datetime | None:
             if data is None:
@@ -444,14 +498,17 @@ class JobRead:
             algorithm=algorithm,
             allowed_actions=allowed_actions,
             attempt=attempt,
+            attempt_elapsed_seconds=attempt_elapsed_seconds,
             created_at=created_at,
             dataset_formats=dataset_formats,
             dataset_paths=dataset_paths,
+            elapsed_seconds=elapsed_seconds,
             engine=engine,
             engine_settings=engine_settings,
             error=error,
             eval_dataset_path=eval_dataset_path,
             exit_code=exit_code,
+            failure=failure,
             finished_at=finished_at,
             gpus=gpus,
             health=health,

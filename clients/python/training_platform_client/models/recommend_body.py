@@ -24,7 +24,8 @@ class RecommendBody:
         attention (None | RecommendBodyAttentionType0 | Unset): Default: flash on CUDA, sdpa elsewhere.
         global_batch (int | None | Unset): Samples (prompts for RL) per step.
         gpu (str | Unset): GPU name (GET /compute/gpus) or 'cpu'. Default: 'H100-80G'.
-        host_memory_gib (float | None | Unset): CPU RAM per GPU (default: the GPU class's).
+        host_memory_gib (float | None | Unset): RAM of one host, shared by the job's GPUs on it (at most 8), for
+            offloading (default: the GPU class's typical machine).
         lora_rank (int | Unset):  Default: 16.
         num_gpus (int | Unset):  Default: 1.
         precision (RecommendBodyPrecision | Unset):  Default: RecommendBodyPrecision.BF16_AMP.

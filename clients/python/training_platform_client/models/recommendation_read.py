@@ -10,6 +10,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.duration_read import DurationRead
+    from ..models.engine_configuration_read import EngineConfigurationRead
     from ..models.estimate_read import EstimateRead
     from ..models.estimate_request import EstimateRequest
     from ..models.recommendation_read_engine_settings_type_0 import RecommendationReadEngineSettingsType0
@@ -23,7 +24,8 @@ T = TypeVar("T", bound="RecommendationRead")
 @_attrs_define
 class RecommendationRead:
     """When it fits: the configuration, its estimate, the job's parameters and the engine that runs them; each
-    engine able to run them shows its own configuration (verl's overrides, TRL's arguments).
+    engine shows the job in its own terms (verl's overrides, TRL's arguments), or why it cannot run it. Texts are
+    in the request's language (Accept-Language).
 
         Attributes:
             algorithm (str):
@@ -37,12 +39,16 @@ class RecommendationRead:
             engine_settings (None | RecommendationReadEngineSettingsType0 | Unset): What it chose that the params do not
                 hold, as the engine's own settings (a job's engine_settings): post both, with the engine, to create the job it
                 sized.
+            engines (list[EngineConfigurationRead] | Unset): Every engine's configuration of these params, from the same
+                params.
             estimate (EstimateRead | None | Unset):
             gradient_accumulation (int | None | Unset):
             micro_batch (int | None | Unset):
+            not_carried (list[str] | Unset): What the recommendation assumed that neither the params nor the engine settings
+                hold, and why.
             params (None | RecommendationReadParamsType0 | Unset):
-            trl_arguments (None | RecommendationReadTrlArgumentsType0 | Unset):
-            verl_overrides (list[str] | None | Unset):
+            trl_arguments (None | RecommendationReadTrlArgumentsType0 | Unset): TRL's trainer arguments in `engines`.
+            verl_overrides (list[str] | None | Unset): verl's configuration in `engines`.
     """
 
     algorithm: str
@@ -54,9 +60,11 @@ class RecommendationRead:
     duration: DurationRead | None | Unset = UNSET
     engine: None | str | Unset = UNSET
     engine_settings: None | RecommendationReadEngineSettingsType0 | Unset = UNSET
+    engines: list[EngineConfigurationRead] | Unset = UNSET
     estimate: EstimateRead | None | Unset = UNSET
     gradient_accumulation: int | None | Unset = UNSET
     micro_batch: int | None | Unset = UNSET
+    not_carried: list[str] | Unset = UNSET
     params: None | RecommendationReadParamsType0 | Unset = UNSET
     trl_arguments: None | RecommendationReadTrlArgumentsType0 | Unset = UNSET
     verl_overrides: list[str] | None | Unset = UNSET
@@ -114,6 +122,13 @@ class RecommendationRead:
         else:
             engine_settings = self.engine_settings
 
+        engines: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.engines, Unset):
+            engines = []
+            for engines_item_data in self.engines:
+                engines_item = engines_item_data.to_dict()
+                engines.append(engines_item)
+
         estimate: dict[str, Any] | None | Unset
         if isinstance(self.estimate, Unset):
             estimate = UNSET
@@ -133,6 +148,10 @@ class RecommendationRead:
             micro_batch = UNSET
         else:
             micro_batch = self.micro_batch
+
+        not_carried: list[str] | Unset = UNSET
+        if not isinstance(self.not_carried, Unset):
+            not_carried = self.not_carried
 
         params: dict[str, Any] | None | Unset
         if isinstance(self.params, Unset):
@@ -178,12 +197,16 @@ class RecommendationRead:
             field_dict["engine"] = engine
         if engine_settings is not UNSET:
             field_dict["engine_settings"] = engine_settings
+        if engines is not UNSET:
+            field_dict["engines"] = engines
         if estimate is not UNSET:
             field_dict["estimate"] = estimate
         if gradient_accumulation is not UNSET:
             field_dict["gradient_accumulation"] = gradient_accumulation
         if micro_batch is not UNSET:
             field_dict["micro_batch"] = micro_batch
+        if not_carried is not UNSET:
+            field_dict["not_carried"] = not_carried
         if params is not UNSET:
             field_dict["params"] = params
         if trl_arguments is not UNSET:
@@ -196,6 +219,7 @@ class RecommendationRead:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.duration_read import DurationRead  # noqa: PLC0415
+        from ..models.engine_configuration_read import EngineConfigurationRead  # noqa: PLC0415
         from ..models.estimate_read import EstimateRead  # noqa: PLC0415
         from ..models.estimate_request import EstimateRequest  # noqa: PLC0415
         from ..models.recommendation_read_engine_settings_type_0 import (
@@ -277,6 +301,15 @@ class RecommendationRead:
 
         engine_settings = _parse_engine_settings(d.pop("engine_settings", UNSET))
 
+        _engines = d.pop("engines", UNSET)
+        engines: list[EngineConfigurationRead] | Unset = UNSET
+        if _engines is not UNSET:
+            engines = []
+            for engines_item_data in _engines:
+                engines_item = EngineConfigurationRead.from_dict(engines_item_data)
+
+                engines.append(engines_item)
+
         def _parse_estimate(data: object) -> EstimateRead | None | Unset:
             if data is None:
                 return data
@@ -311,6 +344,8 @@ class RecommendationRead:
             return cast(int | None | Unset, data)
 
         micro_batch = _parse_micro_batch(d.pop("micro_batch", UNSET))
+
+        not_carried = cast(list[str], d.pop("not_carried", UNSET))
 
         def _parse_params(data: object) -> None | RecommendationReadParamsType0 | Unset:
             if data is None:
@@ -373,9 +408,11 @@ class RecommendationRead:
             duration=duration,
             engine=engine,
             engine_settings=engine_settings,
+            engines=engines,
             estimate=estimate,
             gradient_accumulation=gradient_accumulation,
             micro_batch=micro_batch,
+            not_carried=not_carried,
             params=params,
             trl_arguments=trl_arguments,
             verl_overrides=verl_overrides,

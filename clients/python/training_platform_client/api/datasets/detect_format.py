@@ -69,7 +69,7 @@ def sync_detailed(
 
      The format a file's first rows would register with (read by the client before it sends the file),
     with
-    those rows as the engines would receive them.
+    those rows as the engines would receive them; why no preset fits in the reader's language.
 
     Args:
         body (DetectRequest): The first rows of a file, read by the client, to propose its format
@@ -103,7 +103,7 @@ def sync(
 
      The format a file's first rows would register with (read by the client before it sends the file),
     with
-    those rows as the engines would receive them.
+    those rows as the engines would receive them; why no preset fits in the reader's language.
 
     Args:
         body (DetectRequest): The first rows of a file, read by the client, to propose its format
@@ -132,7 +132,7 @@ async def asyncio_detailed(
 
      The format a file's first rows would register with (read by the client before it sends the file),
     with
-    those rows as the engines would receive them.
+    those rows as the engines would receive them; why no preset fits in the reader's language.
 
     Args:
         body (DetectRequest): The first rows of a file, read by the client, to propose its format
@@ -164,7 +164,7 @@ async def asyncio(
 
      The format a file's first rows would register with (read by the client before it sends the file),
     with
-    those rows as the engines would receive them.
+    those rows as the engines would receive them; why no preset fits in the reader's language.
 
     Args:
         body (DetectRequest): The first rows of a file, read by the client, to propose its format

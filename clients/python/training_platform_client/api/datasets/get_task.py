@@ -64,6 +64,8 @@ def sync_detailed(
 ) -> Response[AuditTaskRead | ErrorBody]:
     """Get Task
 
+     An audit's findings are said in the reader's language.
+
     Args:
         dataset (str):
         task (str):
@@ -96,6 +98,8 @@ def sync(
 ) -> AuditTaskRead | ErrorBody | None:
     """Get Task
 
+     An audit's findings are said in the reader's language.
+
     Args:
         dataset (str):
         task (str):
@@ -122,6 +126,8 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
 ) -> Response[AuditTaskRead | ErrorBody]:
     """Get Task
+
+     An audit's findings are said in the reader's language.
 
     Args:
         dataset (str):
@@ -152,6 +158,8 @@ async def asyncio(
     client: AuthenticatedClient | Client,
 ) -> AuditTaskRead | ErrorBody | None:
     """Get Task
+
+     An audit's findings are said in the reader's language.
 
     Args:
         dataset (str):

@@ -61,7 +61,8 @@ def sync_detailed(
     """List Engines
 
      What each engine runs (algorithms, devices, memory strategies) and what this machine can run with
-    it.
+    it: for
+    each algorithm it cannot run here, why (in the request's language).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -87,7 +88,8 @@ def sync(
     """List Engines
 
      What each engine runs (algorithms, devices, memory strategies) and what this machine can run with
-    it.
+    it: for
+    each algorithm it cannot run here, why (in the request's language).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -109,7 +111,8 @@ async def asyncio_detailed(
     """List Engines
 
      What each engine runs (algorithms, devices, memory strategies) and what this machine can run with
-    it.
+    it: for
+    each algorithm it cannot run here, why (in the request's language).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -133,7 +136,8 @@ async def asyncio(
     """List Engines
 
      What each engine runs (algorithms, devices, memory strategies) and what this machine can run with
-    it.
+    it: for
+    each algorithm it cannot run here, why (in the request's language).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
