@@ -38,7 +38,7 @@ Its terms:
 """
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -106,6 +106,18 @@ def step_profile(engine: str) -> StepProfile:
     return PLAIN_STEP if engine == PLAIN else get_engine(engine).capabilities.step
 
 
+# The request's RAM of one host, which the estimate and the recommendation both take.
+HostMemoryGiB = Annotated[
+    float | None,
+    Field(
+        gt=0,
+        le=2**30,
+        description="RAM of one host, shared by the job's GPUs on it (at most 8), for offloading (default: the GPU "
+        "class's typical machine).",
+    ),
+]
+
+
 class EstimateRequest(BaseModel):
     """Bounded as a job's parameters are (contract/params.py), so that no request costs seconds to price."""
 
@@ -142,13 +154,7 @@ class EstimateRequest(BaseModel):
     )
     gpu_memory_utilization: float = Field(default=0.5, gt=0, lt=1, description="RL: vLLM's share of the GPU.")
     reference_model: bool | None = Field(default=None, description="Keep a reference model (default per algorithm).")
-    host_memory_gib: float | None = Field(
-        default=None,
-        gt=0,
-        le=2**30,
-        description="RAM of one host, shared by the job's GPUs on it (at most 8), for offloading (default: the GPU "
-        "class's typical machine).",
-    )
+    host_memory_gib: HostMemoryGiB = None
 
     @model_validator(mode="after")
     def _sharding(self) -> "EstimateRequest":

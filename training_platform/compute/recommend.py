@@ -21,6 +21,7 @@ from training_platform.compute.memory import (
     Attention,
     Estimate,
     EstimateRequest,
+    HostMemoryGiB,
     Precision,
     estimate,
     host_ram,
@@ -69,13 +70,7 @@ class RecommendRequest(BaseModel):
     lora_rank: int = Field(default=LORA_RANK, gt=0, le=1024)
     rollout_n: int = Field(default=8, gt=0, le=MAX_ROLLOUTS)
     safety_margin: float = Field(default=0.1, ge=0, lt=1, description="Fraction of memory kept free.")
-    host_memory_gib: float | None = Field(
-        default=None,
-        gt=0,
-        le=2**30,
-        description="RAM of one host, shared by the job's GPUs on it (at most 8), for offloading (default: the GPU "
-        "class's typical machine).",
-    )
+    host_memory_gib: HostMemoryGiB = None
     samples: int | None = Field(
         default=None,
         gt=0,

@@ -25,7 +25,7 @@ from training_platform.datafiles.readers import iter_rows
 from training_platform.engines.rewards import reward_code_dir
 from training_platform.engines.trl.data import reward_columns
 from training_platform.errors import ConflictError, FieldError, InvalidInputError, NotFoundError
-from training_platform.rewards import RewardConfigError, RewardSpec, check_reward_code, validate_reward_spec
+from training_platform.rewards import RewardConfigError, RewardSpec, check_reward_code, reward_spec_problems
 from training_platform.rewards.preview import (
     MAX_PREVIEW_ROWS,
     RewardPreviewRow,
@@ -148,13 +148,7 @@ def read_and_score(
     if not rows:
         raise InvalidInputError([FieldError("dataset", f"it has no row a {kind} job could read")])
     columns = set().union(*(row.keys() for _, row in rows))
-    problems = []
-    for index, spec in enumerate(specs):
-        try:
-            validate_reward_spec(spec, columns, location=f"rewards.{index}")
-        except RewardConfigError as error:
-            field, _, message = str(error).partition(": ")
-            problems.append(FieldError(field, message))
+    problems = reward_spec_problems(specs, columns, "rewards")
     if problems:
         raise InvalidInputError(problems)
     return score_rows(specs, rows, code_dir)

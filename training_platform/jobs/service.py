@@ -54,7 +54,7 @@ from training_platform.jobs.states import ACTION_SOURCES, JobStatus, allowed_act
 from training_platform.jobs.store import JobStore
 from training_platform.jobs.supervisor import JobSupervisor
 from training_platform.models.service import ModelService, model_dir_problem
-from training_platform.rewards import RewardConfigError, validate_reward_spec
+from training_platform.rewards import reward_spec_problems
 from training_platform.tasks import TaskRunner
 
 # Where a model is chosen, a job's outputs and registered models are named rather than typed as paths.
@@ -323,12 +323,7 @@ class JobService:
             errors += problems
         # Columns every training file has; unknown (None) when a file could not be read at all.
         shared_columns = set.intersection(*column_sets) if None not in column_sets else None
-        for index, spec in enumerate(rule_rewards):
-            try:
-                validate_reward_spec(spec, shared_columns, location=f"params.rewards.{index}")
-            except RewardConfigError as error:
-                field, _, message = str(error).partition(": ")
-                errors.append(FieldError(field, message))
+        errors += reward_spec_problems(rule_rewards, shared_columns, "params.rewards")
         if errors:
             raise InvalidInputError(errors)
         return params

@@ -11,6 +11,7 @@ from training_platform.rewards.functions import (
     as_reward,
     build_reward_function,
     load_custom_function,
+    reward_spec_problems,
     score,
     validate_reward_spec,
 )
@@ -27,6 +28,7 @@ __all__ = [
     "extract_answer",
     "load_custom_function",
     "locate_reward_code",
+    "reward_spec_problems",
     "score",
     "validate_reward_spec",
 ]

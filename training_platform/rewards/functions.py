@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from training_platform.errors import FieldError
 from training_platform.rewards.code import RewardCode, locate_reward_code
 from training_platform.rewards.comparison import answers_match
 from training_platform.rewards.extraction import extract_answer
@@ -110,6 +111,18 @@ def validate_reward_spec(spec: RewardSpec, columns: Iterable[str] | None = None,
                 f"{prefix}answer_field: column {spec.answer_field!r} not found in dataset"
                 f" (columns: {', '.join(columns)})"
             )
+
+
+def reward_spec_problems(specs: Sequence[RewardSpec], columns: Iterable[str] | None, location: str) -> list[FieldError]:
+    """What validate_reward_spec finds in each spec, as field errors (`<location>.<index>.answer_field`)."""
+    problems = []
+    for index, spec in enumerate(specs):
+        try:
+            validate_reward_spec(spec, columns, location=f"{location}.{index}")
+        except RewardConfigError as error:
+            field, _, message = str(error).partition(": ")
+            problems.append(FieldError(field, message))
+    return problems
 
 
 def _score(spec: RewardSpec, completion: str, row: Mapping[str, Any], function: Callable[..., Any] | None) -> float:
