@@ -104,6 +104,8 @@ def test_a_bad_name_does_not_hide_the_other_problems_of_a_job(server, body):
     # What is no job at all is still FastAPI's to answer: no body, or no mapping.
     assert [e["field"] for e in server.api.post("/jobs").json()["errors"]] == ["body"]
     assert server.api.post("/jobs/preview", json=[request]).status_code == 422
+    not_json = server.api.post("/jobs", content=b'{"name": ', headers={"content-type": "application/json"})
+    assert not_json.status_code == 422 and not_json.json()["errors"][0]["code"] == "validation.json_invalid"
     assert all(job["name"] != "bad name!" for job in server.api.get("/jobs").json())
 
 

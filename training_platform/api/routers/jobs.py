@@ -26,8 +26,11 @@ async def every_problem_at_once(request: Request, platform: PlatformDep) -> None
     """A body that is no valid JobCreate is refused with every problem of it: FastAPI, which validates the body
     after this dependency, would name only the fields pydantic refuses (a bad name), and the parameters and data
     would wait for a second submission."""
-    if await request.body():  # none: FastAPI's own answer says that one is needed
-        await run_in_threadpool(platform.jobs.refuse_invalid, await request.json())
+    try:
+        document = await request.json()
+    except ValueError:  # no body, or no JSON: FastAPI's own answer says what is needed
+        return
+    await run_in_threadpool(platform.jobs.refuse_invalid, document)
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, dependencies=[Depends(every_problem_at_once)])
