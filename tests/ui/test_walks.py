@@ -11,11 +11,11 @@ from tests.ui.conftest import DEMO_MODEL
 from tests.ui.elements import chart, choose
 
 
-def create_in_form(page: Page, name: str, steps: int) -> str:
-    """Name the job in the form filled so far, make it a few steps long, create and start it; its id."""
+def create_in_form(page: Page, name: str, steps: int, steps_label: str) -> str:
+    """Name the job in the form filled so far, make it `steps` long, create and start it; its id."""
+    page.keyboard.press("Escape")  # the datasets' list stays open after a choice: several may be chosen
     page.locator("[data-field='name']").fill(name)
-    page.locator("[data-field='length_mode']").click()
-    page.locator(".el-select-dropdown__item:visible").nth(1).click()  # steps, in any language
+    choose(page, "length_mode", steps_label)
     page.locator("[data-field='max_steps']").fill(str(steps))
     page.get_by_test_id("create-job").click()
     page.wait_for_url(re.compile(r"/jobs/[0-9a-f]{32}$"))
@@ -27,7 +27,7 @@ def test_in_chinese_sft_then_dpo_from_its_final_model_then_both_overlaid_and_smo
     page.goto(f"{ui_server.url}/jobs/new")
     choose(page, "model_path", DEMO_MODEL)
     choose(page, "dataset_paths", "demo-sft")
-    sft = create_in_form(page, "walk-sft", 12)
+    sft = create_in_form(page, "walk-sft", 12, "步数")
     assert ui_server.wait_for_status(sft, "completed", "failed")["status"] == "completed"
 
     page.goto(f"{ui_server.url}/jobs/new")
@@ -36,7 +36,7 @@ def test_in_chinese_sft_then_dpo_from_its_final_model_then_both_overlaid_and_smo
     page.locator("[data-field='model_path']").click()
     page.locator(".el-select-dropdown__item:visible[data-reference='job:walk-sft']").click()
     choose(page, "dataset_paths", "demo-dpo")
-    dpo = create_in_form(page, "walk-dpo", 12)
+    dpo = create_in_form(page, "walk-dpo", 12, "步数")
     finished = ui_server.wait_for_status(dpo, "completed", "failed")
     assert finished["status"] == "completed", finished["error"]
     assert finished["model_path"] == ui_server.job(sft)["output_dir"] + "/final"
@@ -66,7 +66,7 @@ def test_a_grpo_form_warns_of_zero_rewards_then_its_training_shows_sampled_compl
     expect(page.get_by_test_id("reward-preview-warning")).to_contain_text("No row scores above 0")
     choose(page, "rewards.0.extraction", "last number")
     expect(page.get_by_test_id("reward-preview-ok")).to_be_visible()
-    job = create_in_form(page, "walk-grpo", 200)
+    job = create_in_form(page, "walk-grpo", 200, "Steps")
     try:
         expect(page.get_by_test_id("status")).to_have_text("Running", timeout=120_000)
         page.get_by_role("tab", name="Completions").click()
