@@ -143,7 +143,7 @@ const en = {
     learning_rate: 'Recommended: SFT 1e-5 to 5e-5, GRPO 1e-6 to 1e-5, DPO and PPO 1e-6 to 5e-6.',
     batch_size: 'Samples per optimizer step (prompts, for RL). SFT 4 to 32, DPO 32 to 128, GRPO and PPO 128 to 512.',
     micro_batch_size: 'What one GPU processes at once; gradient accumulation makes up the batch.',
-    num_gpus: 'GPUs per job; more than one needs the verl engine.',
+    num_gpus: 'GPUs per job; more than one runs one process per GPU (TRL through accelerate, verl through torchrun or Ray).',
     zero_stage:
       'How model states are sharded over the GPUs: 0 replicated (DDP), 1 optimizer states, 2 and gradients, 3 everything (FSDP / ZeRO-3); empty: the engine’s default.',
     rollout_n: 'Responses sampled per prompt: 4 to 16.',

@@ -144,7 +144,7 @@ const zhCN: Messages = {
     learning_rate: '推荐：SFT 1e-5 ~ 5e-5，GRPO 1e-6 ~ 1e-5，DPO 与 PPO 1e-6 ~ 5e-6。',
     batch_size: '每次优化的样本数（强化学习为提示数）。SFT 4-32，DPO 32-128，GRPO 与 PPO 128-512。',
     micro_batch_size: '单个 GPU 一次处理的样本数，其余由梯度累积补足。',
-    num_gpus: '每个任务使用的 GPU 数；多于一个需要 verl 引擎。',
+    num_gpus: '每个任务使用的 GPU 数；多于一个时每块 GPU 一个进程（TRL 通过 accelerate，verl 通过 torchrun 或 Ray）。',
     zero_stage: '模型状态如何在各 GPU 间分片：0 复制（DDP），1 优化器状态，2 再加梯度，3 全部（FSDP / ZeRO-3）；留空：引擎的默认值。',
     rollout_n: '每个提示生成的回答数：4-16。',
     kl_coef: '相对参考模型的 KL 惩罚：0.01-0.1，0 表示关闭。',
