@@ -87,7 +87,7 @@ class Scan:
 @pytest.fixture(scope="module")
 def running_job(ui_server, demo_assets) -> Iterator[dict]:
     """A demo SFT job long enough to be running while its page is read; stopped afterwards."""
-    job = ui_server.create_job(**sft_body(demo_assets, "ui-zh-running", max_steps=400), start=True)
+    job = ui_server.create_job(**sft_body(demo_assets, "ui-zh-running", max_steps=5000), start=True)
 
     def stepping():
         read = ui_server.job(job["id"])
