@@ -66,12 +66,20 @@ def test_a_grpo_form_warns_of_zero_rewards_then_its_training_shows_sampled_compl
     expect(page.get_by_test_id("reward-preview-warning")).to_contain_text("No row scores above 0")
     choose(page, "rewards.0.extraction", "last number")
     expect(page.get_by_test_id("reward-preview-ok")).to_be_visible()
+    # examples/trl-grpo.yaml's sizes: a step in seconds on a CPU, where the defaults' rollouts take a minute.
+    for field, value in (("batch_size", 4), ("micro_batch_size", 16), ("rollout_n", 4), ("max_response_length", 12)):
+        page.locator(f"[data-field='{field}']").fill(str(value))
     job = create_in_form(page, "walk-grpo", 200, "Steps")
     try:
         expect(page.get_by_test_id("status")).to_have_text("Running", timeout=120_000)
         page.get_by_role("tab", name="Completions").click()
         expect(page.get_by_test_id("sample-completion").first).to_be_visible(timeout=180_000)
         assert ui_server.job(job)["status"] == "running"  # seen while it trains
-        assert ui_server.job(job)["params"]["rewards"][0]["extraction"] == "last_number"
+        params = ui_server.job(job)["params"]
+        assert (params["rewards"][0]["extraction"], params["rollout_n"], params["max_response_length"]) == (
+            "last_number",
+            4,
+            12,
+        )
     finally:
         ui_server.api.post(f"/jobs/{job}/stop")
