@@ -9,7 +9,6 @@ from training_platform.engines.trl.completions import (
     sampled,
     sampling_interval,
 )
-from training_platform.jobs import samples as samples_module
 from training_platform.jobs.samples import read_samples
 
 
@@ -70,11 +69,11 @@ def test_reading_keeps_each_steps_latest_writing_and_skips_what_is_not_a_sample(
     assert read_samples(tmp_path / "none.jsonl") == {}
 
 
-def test_only_the_end_of_a_large_file_is_read(tmp_path, monkeypatch):
+def test_only_the_end_of_a_large_file_is_read(tmp_path):
     path = tmp_path / "completions.jsonl"
     for step in range(1, 51):
         append_samples(path, recorder_with(8).samples(step))
-    monkeypatch.setattr(samples_module, "READ_BYTES", path.stat().st_size // 5)
-    steps = sorted(read_samples(path))
+    limit = path.stat().st_size // 5
+    steps = sorted(read_samples(path, limit))
     assert steps[-1] == 50 and 5 <= len(steps) <= 11
-    assert len(read_samples(path)[steps[1]]) == 4  # whole steps after the first, which may be cut
+    assert len(read_samples(path, limit)[steps[1]]) == 4  # whole steps after the first, which may be cut

@@ -63,6 +63,21 @@ def read_json(path: Path) -> Any | None:
         return None
 
 
+def last_lines(path: Path, limit: int) -> list[str]:
+    """The whole lines among a file's last `limit` bytes (none for a missing file); nothing before them is read,
+    so a file of many gigabytes costs no more than a small one."""
+    try:
+        handle = open(path, "rb")
+    except FileNotFoundError:
+        return []
+    with handle:
+        size = handle.seek(0, os.SEEK_END)
+        handle.seek(max(0, size - limit))
+        data = handle.read(limit)
+    lines = data.decode("utf-8", errors="replace").splitlines()
+    return lines[1:] if size > limit else lines  # the first may be cut
+
+
 def tail_lines(path: Path, count: int, block_size: int = 64 * 1024) -> list[str]:
     """The last `count` lines of a file, reading backwards so a multi-GB log costs only what is returned."""
     if count <= 0 or not path.exists():

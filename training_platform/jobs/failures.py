@@ -12,6 +12,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Literal
 
+from training_platform.common.files import last_lines
 from training_platform.common.text import Text
 from training_platform.contract.layout import JobLayout
 from training_platform.runners.base import ExitInfo
@@ -85,19 +86,8 @@ class Failure:
 
 
 def log_tail(path: Path, limit: int = LOG_TAIL_BYTES) -> list[str]:
-    """The whole lines among the last `limit` bytes of a log, without terminal colours; nothing before is read."""
-    try:
-        handle = open(path, "rb")
-    except FileNotFoundError:
-        return []
-    with handle:
-        size = handle.seek(0, 2)
-        handle.seek(max(0, size - limit))
-        data = handle.read(limit)
-    lines = data.decode("utf-8", errors="replace").splitlines()
-    if size > limit and lines:
-        lines = lines[1:]  # cut in the middle
-    return [TERMINAL_ESCAPE.sub("", line) for line in lines]
+    """The whole lines among the last `limit` bytes of a log, without terminal colours."""
+    return [TERMINAL_ESCAPE.sub("", line) for line in last_lines(path, limit)]
 
 
 def exception_line(lines: list[str]) -> str | None:

@@ -7,11 +7,11 @@ what the later attempt wrote.
 """
 
 import json
-import os
 from pathlib import Path
 
 from pydantic import BaseModel, Field, ValidationError
 
+from training_platform.common.files import last_lines
 from training_platform.engines.trl.completions import completions_path
 from training_platform.jobs.runs import layout_of
 from training_platform.jobs.service import JobService
@@ -45,10 +45,10 @@ def job_samples(jobs: JobService, name_or_id: str, step: int | None, offset: int
     return CompletionSamplesPage(steps=steps, step=shown, total=len(samples), samples=samples[offset : offset + limit])
 
 
-def read_samples(path: Path) -> dict[int, list[CompletionSample]]:
-    """The samples of each step in the file's last READ_BYTES."""
+def read_samples(path: Path, limit: int = READ_BYTES) -> dict[int, list[CompletionSample]]:
+    """The samples of each step in the file's last `limit` bytes."""
     by_step: dict[int, list[CompletionSample]] = {}
-    for line in _last_lines(path):
+    for line in last_lines(path, limit):
         try:
             sample = CompletionSample.model_validate(json.loads(line))
         except (ValueError, ValidationError):
@@ -57,15 +57,3 @@ def read_samples(path: Path) -> dict[int, list[CompletionSample]]:
             by_step[sample.step] = []
         by_step[sample.step].append(sample)
     return by_step
-
-
-def _last_lines(path: Path) -> list[str]:
-    try:
-        with path.open("rb") as file:
-            size = file.seek(0, os.SEEK_END)
-            file.seek(max(0, size - READ_BYTES))
-            data = file.read(READ_BYTES)
-    except FileNotFoundError:
-        return []
-    lines = data.decode("utf-8", errors="replace").splitlines()
-    return lines[1:] if size > READ_BYTES else lines  # the first may be cut
