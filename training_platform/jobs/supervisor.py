@@ -257,8 +257,8 @@ class JobSupervisor:
         if job.status != JobStatus.RUNNING or job.attempt != attempt:
             return  # already settled (a stop that finished first, or an older attempt)
         self.ending(job)
-        target, reason, error, failure = self._outcome(job, exit_info)
-        status = _status_of(layout_of(job))[0]
+        status, problem = _status_of(layout_of(job))
+        target, reason, error, failure = self._outcome(job, exit_info, status, problem)
         ended = ended_attempt(job, _end_of(status) if exit_info.code is None else time.time(), status)
         try:
             job = self.store.transition(
@@ -281,10 +281,11 @@ class JobSupervisor:
             return  # a concurrent stop settled it, and told the listeners
         self.settled(job)
 
-    def _outcome(self, job: Job, exit_info: ExitInfo) -> tuple[JobStatus, Text, str | None, Failure | None]:
+    def _outcome(
+        self, job: Job, exit_info: ExitInfo, status: TrainingStatus | None, problem: str | None
+    ) -> tuple[JobStatus, Text, str | None, Failure | None]:
         """The status it moves to, why, its error (English, with the log's last lines) and, for a failure, why."""
         layout = layout_of(job)
-        status, problem = _status_of(layout)
         reported = status.status if status else None
         unobserved = exit_info.code is None
         if (hung := self.hung.pop(job.id, None)) is not None:
