@@ -743,8 +743,23 @@ REWARDS: dict[str, dict[str, Template]] = {
     },
 }
 
+# ---- what a training engine chose for a run, or could not apply (the status file's notes; the job's events) ----
+ENGINE_NOTES: dict[str, dict[str, Template]] = {
+    "trl.packed": {
+        "en": "packed {samples} samples into {packs} sequences of up to {tokens} tokens (mean sample {mean} tokens), "
+        "each sample attending only to itself",
+        "zh-CN": "已将 {samples} 个样本打包为 {packs} 个序列，每个最多 {tokens} 个 token（样本平均 {mean} 个 token），"
+        "每个样本只关注自身",
+    },
+    "trl.packing_fallback": {
+        "en": "samples padded, not packed: {reason}",
+        "zh-CN": "样本改为填充而非打包：{reason}",
+    },
+}
+
 
 CATALOGUE: dict[str, dict[str, Template]] = {
+    **ENGINE_NOTES,
     **{PYDANTIC_PREFIX + kind: texts for kind, texts in VALIDATION.items()},
     **PATHS,
     **REWARDS,

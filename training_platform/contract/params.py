@@ -175,6 +175,12 @@ class SFTParams(SupervisedParams):
         default="all_assistant",
         description="Which assistant turns of a conversation carry the loss: every one, or only the last.",
     )
+    packing: bool | None = Field(
+        default=None,
+        description="Pack samples into sequences of about micro_batch_size samples' tokens, each sample attending "
+        "only to itself, instead of padding every micro-batch to its longest sample. Unset: packed where the engine "
+        "packs exactly; false: padded.",
+    )
 
 
 class DPOParams(SupervisedParams):

@@ -48,6 +48,10 @@ class TrainingStatus(BaseModel):
     lr_scale: float | None = None
     message: str | None = None
     summary: dict[str, float] | None = None
+    # What the engine chose for this run where the job left it to the machine, or could not apply, as texts
+    # (common/text.py Text.as_dict: code and parameters): packing, fused kernels, the rollout engine. The
+    # platform records each in the job's events once.
+    notes: list[dict] = []
 
 
 def write_status(path: Path, status: TrainingStatus) -> None:

@@ -15,7 +15,7 @@ from training_platform.common.progress import ProgressCallback, ignore_progress
 from training_platform.common.text import Text
 from training_platform.common.worker import Worker
 from training_platform.contract.layout import JobLayout
-from training_platform.contract.params import Algorithm, TrainingParams
+from training_platform.contract.params import Algorithm, SFTParams, TrainingParams
 from training_platform.contract.run import LaunchSpec, RunSpec
 from training_platform.engines.charts import EngineCharts
 from training_platform.errors import FieldError
@@ -67,6 +67,8 @@ class StepProfile:
     # The engine setting (contract/run.py EngineSettings) that sets the rollout engine's share of GPU memory, which
     # the configurator chooses for RL on a GPU; None where no rollout engine reserves one.
     rollout_memory_setting: str | None = None
+    # SFT samples packed into token-budgeted sequences that keep them apart (SFTParams.packing), instead of padded.
+    packs_samples: bool = False
 
 
 @dataclass(frozen=True)
@@ -148,6 +150,10 @@ class Engine(ABC):
             applied = ", ".join(str(stage) for stage in sorted(stages))
             message = f"the {self.name} engine does not shard with zero_stage {params.zero_stage}; it applies {applied}"
             return [FieldError("params.zero_stage", message)]
+        packs = self.capabilities.step is not None and self.capabilities.step.packs_samples
+        if isinstance(params, SFTParams) and params.packing and not packs:
+            message = f"the {self.name} engine does not pack SFT samples: leave packing unset or false"
+            return [FieldError("params.packing", message)]
         return []
 
     def check(self, spec: RunSpec) -> list[FieldError]:

@@ -28,14 +28,16 @@ from training_platform.contract.run import RunSpec
 
 
 def trainer_arguments(
-    spec: RunSpec, device: str, bf16_supported: bool = True, with_settings: bool = True
+    spec: RunSpec, device: str, bf16_supported: bool = True, with_settings: bool = True, packed: bool | None = None
 ) -> dict[str, Any]:
     """The trainer config's arguments for the run on `device` ("cuda", "mps", "cpu"): the platform's, then the job's
-    engine settings (settings.py refuses any that would replace one of the platform's)."""
+    engine settings (settings.py refuses any that would replace one of the platform's). SFT samples are packed
+    as the job asks (`packed` overrides it: the training process falls back to padding where packing is not exact)."""
     params = spec.params
     arguments = _common(spec, params, device, bf16_supported)
     if spec.algorithm == Algorithm.SFT:
         arguments["max_length"] = params.max_length
+        arguments.update(_packing(params.packing is not False if packed is None else packed))
     elif spec.algorithm == Algorithm.DPO:
         arguments.update(max_length=params.max_length, beta=params.beta)
     else:
@@ -81,6 +83,21 @@ def _common(spec: RunSpec, params: TrainingParams, device: str, bf16_supported: 
         dataloader_num_workers=0,
         **length,
         **precision_policy(params.precision, device, bf16_supported).trainer_flags,
+    )
+
+
+def _packing(packed: bool) -> dict[str, Any]:
+    """TRL's packing fields, set either way so that no engine setting changes them behind params.packing: packed,
+    a micro-batch is one pack of about micro_batch_size samples' tokens (engines/trl/packing.py), padding-free; the
+    'wrapped' strategy would cut samples and let them attend to each other."""
+    if not packed:
+        return dict(packing=False, packing_strategy="bfd", padding_free=False)
+    return dict(
+        packing=True,
+        packing_strategy="bfd",
+        padding_free=True,
+        per_device_train_batch_size=1,
+        per_device_eval_batch_size=1,
     )
 
 

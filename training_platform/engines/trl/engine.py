@@ -48,6 +48,7 @@ class TrlEngine(Engine):
             reference_in_step=True,
             rollout="policy",  # GRPO generates with model.generate
             precision_as=(("bf16-amp", "bf16"),),
+            packs_samples=True,
         ),
     )
     charts = TRL_CHARTS

@@ -20,9 +20,10 @@ from datasets import Dataset
 from peft import LoraConfig
 from torch import serialization
 from transformers import AutoModelForCausalLM, AutoTokenizer, PreTrainedTokenizerBase
-from trl import DPOConfig, DPOTrainer, GRPOConfig, GRPOTrainer, SFTConfig, SFTTrainer
+from trl import DPOConfig, DPOTrainer, GRPOConfig, GRPOTrainer, SFTConfig
 
 from training_platform.common.files import write_json_atomic
+from training_platform.common.text import Text
 from training_platform.contract.params import Algorithm, RuleRewardParams, SFTParams
 from training_platform.contract.run import RunSpec
 from training_platform.contract.status import TrainingState
@@ -38,11 +39,13 @@ from training_platform.engines.trl.callback import CompletionsCallback, Platform
 from training_platform.engines.trl.checkpoints import list_checkpoints, mark_complete
 from training_platform.engines.trl.completions import RolloutRecorder, completions_path
 from training_platform.engines.trl.data import completion_text, to_trl_dataset
+from training_platform.engines.trl.lm_head import add_compact_lm_head, compact_head_applies, has_triton_kernel
+from training_platform.engines.trl.packing import PlatformSFTTrainer, mixes_samples
 from training_platform.rewards import RewardSpec, build_reward_function
 
 log = logging.getLogger("training_platform.trl")
 TRAINERS = {
-    Algorithm.SFT: (SFTTrainer, SFTConfig),
+    Algorithm.SFT: (PlatformSFTTrainer, SFTConfig),
     Algorithm.DPO: (DPOTrainer, DPOConfig),
     Algorithm.GRPO: (GRPOTrainer, GRPOConfig),
     Algorithm.GSPO: (GRPOTrainer, GRPOConfig),
@@ -66,6 +69,7 @@ def main(config_path: Path, reward_code_dir: Path | None = None) -> int:
     recorder = RolloutRecorder() if isinstance(spec.params, RuleRewardParams) else None
     try:
         trainer = build_trainer(spec, device, reward_code_dir, recorder)
+        callback.reporter.status.notes = [note.as_dict() for note in trainer.platform_notes]
         trainer.add_callback(callback)
         if recorder is not None and main_process:
             trainer.add_callback(CompletionsCallback(recorder, completions_path(layout)))
@@ -190,7 +194,6 @@ def _build_trainer(
     trainer_class, config_class = TRAINERS[spec.algorithm]
     bf16_supported = device == "cuda" and torch.cuda.is_bf16_supported()
     dtype = getattr(torch, precision_policy(params.precision, device, bf16_supported).weights_dtype)
-    arguments = trainer_arguments(spec, device, bf16_supported)
     lora = lora_arguments(params)
     shared = dict(
         processing_class=tokenizer,
@@ -200,6 +203,13 @@ def _build_trainer(
     )
     # Loaded on the CPU (no device_map): the trainer moves the models to this process's device, or shards them.
     model = AutoModelForCausalLM.from_pretrained(spec.model_path, dtype=dtype)
+    notes: list[Text] = []
+    packed = None
+    if isinstance(params, SFTParams):
+        packed, note = _packing_decision(params, model, device)
+        notes += [note] if note else []
+        shared["samples_per_pack"] = params.micro_batch_size
+    arguments = trainer_arguments(spec, device, bf16_supported, packed=packed)
     if spec.algorithm == Algorithm.DPO and not lora:  # with LoRA the reference is the model with its adapter off
         shared["ref_model"] = AutoModelForCausalLM.from_pretrained(spec.model_path, dtype=dtype)
     if isinstance(params, RuleRewardParams):
@@ -208,7 +218,26 @@ def _build_trainer(
         # policy's dtype, with model_init_kwargs, which it otherwise ignores for a loaded policy (its warning
         # says so). Without device_map=None it would spread the reference over every visible GPU under FSDP.
         arguments["model_init_kwargs"] = {"device_map": None}
-    return trainer_class(model=model, args=config_class(**arguments), **shared)
+    trainer = trainer_class(model=model, args=config_class(**arguments), **shared)
+    if spec.algorithm == Algorithm.SFT and not has_triton_kernel(device):
+        patched = trainer.model.get_base_model() if lora else trainer.model  # the model TRL gave its fused head
+        if compact_head_applies(patched):
+            add_compact_lm_head(patched)
+    if report := getattr(trainer, "packing_report", None):
+        notes.append(Text.of("trl.packed", samples=report.samples, packs=report.packs,
+                             tokens=report.tokens_per_pack, mean=report.mean_sample_tokens))  # fmt: skip
+    trainer.platform_notes = notes  # for the job's events (the status file's notes)
+    return trainer
+
+
+def _packing_decision(params: SFTParams, model, device: str) -> tuple[bool, Text | None]:
+    """Whether the run packs its samples, and the note that says so when it does not (the job asked, or left it to
+    the engine): packing is applied only where the model keeps packed samples apart."""
+    if params.packing is False:
+        return False, None
+    if reason := mixes_samples(model, device):
+        return False, Text.of("trl.packing_fallback", reason=reason)
+    return True, None
 
 
 def trl_reward_functions(
