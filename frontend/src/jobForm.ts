@@ -33,6 +33,7 @@ export const TRAINING_FIELDS = [
 ]
 export const ALGORITHM_FIELDS = [
   'train_on',
+  'packing',
   'beta',
   'rollout_n',
   'kl_coef',

@@ -55,6 +55,8 @@ def trl_examples(job: dict) -> list[tuple[list[int], list[bool]]]:
     from training_platform.engines.trl.recipe import build_trainer
 
     spec = RunSpec.model_validate_json((Path(job["output_dir"]) / "run_config.json").read_text())
+    # One prepared row per sample: the run packed them end to end, scoring the same tokens (test_trl_packing.py).
+    spec = spec.model_copy(update={"params": spec.params.model_copy(update={"packing": False})})
     trainer = build_trainer(spec, "cpu")
     return [(e["input_ids"], [label != -100 for label in e["labels"]]) for e in trainer.train_dataset]
 

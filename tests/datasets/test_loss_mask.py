@@ -74,6 +74,8 @@ def build_trainer(
     tmp_path, model: Path, algorithm: Algorithm, rows: list[dict], chat: bool, max_length=MAX_LENGTH, **extra
 ):
     params = {"max_length": max_length, "batch_size": 2, "micro_batch_size": 2, "max_steps": 1, **extra}
+    if algorithm == Algorithm.SFT:  # one prepared row per sample (packing lays them end to end: test_trl_packing.py)
+        params.setdefault("packing", False)
     config = RunSpec(
         job_id="mask",
         model_path=str(model),

@@ -106,3 +106,23 @@ def test_dpo_charts_smoothing_log_scale_and_two_runs_overlaid(page: Page, ui_ser
     page.get_by_test_id("language").click()
     page.locator(".el-select-dropdown__item:visible", has_text="简体中文").click()
     expect(chart(page, "偏好准确率")).to_have_attribute("data-x-name", "步")
+
+
+def test_an_sft_jobs_padding_is_charted_and_its_last_value_shown(page: Page, ui_server: ServerProcess):
+    """TRL's SFT logs the share of each step's positions that were padding (engines/trl/packing.py)."""
+    model = ui_server.api.get(f"/models/{DEMO_MODEL}").json()["path"]
+    body = {"name": "sft-padding", "algorithm": "sft", "model_path": model, "dataset_paths": ["dataset:demo-sft"]}
+    response = ui_server.api.post("/jobs", json=body)
+    assert response.status_code == 201, response.text
+    lines = [
+        {"step": step, "loss": {"total_loss": 1.0 / step}, "custom": {"padding_ratio": 0.5 - step / 40}}
+        for step in range(1, 11)
+    ]
+    metrics = "".join(json.dumps(line) + "\n" for line in lines).encode()
+    imported = ui_server.api.post(
+        "/monitoring/sft-padding/metrics/import", params={"filename": "metrics.jsonl"}, content=metrics
+    )
+    assert imported.status_code == 200, imported.text
+    page.goto(f"{ui_server.url}/jobs/{response.json()['id']}")
+    expect(chart(page, "Padding (share of positions)")).to_have_attribute("data-points", "10")
+    expect(page.get_by_test_id("padding")).to_have_text("25.0 %")

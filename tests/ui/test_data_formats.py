@@ -92,6 +92,11 @@ def test_csv_detection_and_train_on_in_the_job_form(page: Page, ui_server, tmp_p
     expect(page.locator("[data-field='train_on']")).to_contain_text("all assistant turns")
     choose(page, "train_on", "last assistant turn")
     expect(page.locator("[data-field='train_on']")).to_contain_text("last assistant turn")
+    # Packing is the engine's to decide unless the job says: auto, on or off.
+    packing = page.locator("[data-field='packing']")
+    expect(packing.locator(".is-active")).to_have_text("Auto")
+    packing.get_by_text("Off").click()
+    expect(packing.locator(".is-active")).to_have_text("Off")
 
 
 def test_the_upload_dialog_shows_the_servers_file_types_and_reads_json_lines_named_json(

@@ -7,6 +7,7 @@ the caller, so listing jobs or starting the server goes on; the platform shows i
 """
 
 import time
+from typing import Any
 from enum import StrEnum
 from pathlib import Path
 
@@ -51,7 +52,7 @@ class TrainingStatus(BaseModel):
     # What the engine chose for this run where the job left it to the machine, or could not apply, as texts
     # (common/text.py Text.as_dict: code and parameters): packing, fused kernels, the rollout engine. The
     # platform records each in the job's events once.
-    notes: list[dict] = []
+    notes: list[Any] = []  # each checked where it is read: one malformed note never makes the status unreadable
 
 
 def write_status(path: Path, status: TrainingStatus) -> None:

@@ -188,6 +188,18 @@ class JobStore:
             session.add(_event(job_id, kind, message))
             session.commit()
 
+    def record_new(self, job_id: str, kind: str, texts: Iterable[Text]) -> None:
+        """Record those of `texts` that the job's events of `kind` do not hold yet (the same code and parameters):
+        a text read again, by this server or the next, is recorded once."""
+        with self.db.session() as session:
+            query = select(JobEvent.code, JobEvent.params).where(JobEvent.job_id == job_id, JobEvent.kind == kind)
+            held = [Text(code, params or {}) for code, params in session.exec(query) if code is not None]
+            for text in texts:
+                if text not in held:
+                    held.append(text)
+                    session.add(_event(job_id, kind, text))
+            session.commit()
+
     def events(self, job_id: str) -> list[JobEvent]:
         self.get(job_id)
         with self.db.session() as session:

@@ -6,6 +6,7 @@ all once a stop was asked), and a server that died before recording the process 
 and stopping one job are serialized, so a stop that races a start waits for the process it has to stop.
 """
 
+import json
 import logging
 import threading
 import time
@@ -16,12 +17,19 @@ from functools import partial
 from pathlib import Path
 from typing import Protocol
 
+from training_platform.common.catalogue import ENGINE_NOTES
 from training_platform.common.files import tail_lines
 from training_platform.common.locks import KeyedLocks
-from training_platform.common.text import Text
+from training_platform.common.text import LANGUAGES, Text
 from training_platform.contract import control
 from training_platform.contract.layout import JobLayout
-from training_platform.contract.status import StatusFileError, TrainingState, TrainingStatus, parse_status
+from training_platform.contract.status import (
+    StatusFileError,
+    TrainingState,
+    TrainingStatus,
+    parse_status,
+    read_status,
+)
 from training_platform.db.tables import Job
 from training_platform.db.types import utcnow
 from training_platform.engines.registry import get_engine
@@ -37,6 +45,12 @@ from training_platform.runners.base import ExitInfo, OutputFiles, ProcessHandle,
 log = logging.getLogger(__name__)
 ERROR_LOG_LINES = 20
 STALL_CHECK_SECONDS = 10.0
+# The events the notes of a trainer's status become (contract/status.py TrainingStatus.notes): an engine's choices
+# and fallbacks are a handful, and the status file is the training process's to write, so only so many are taken,
+# each no longer than a sentence or two with its parameters.
+ENGINE_EVENT = "engine"
+MAX_NOTES = 20
+MAX_NOTE_CHARS = 4000
 
 
 class JobListener(Protocol):
@@ -83,6 +97,9 @@ class JobSupervisor:
         self.run_environment: Callable[[Job], dict[str, str]] = lambda job: {}
         self.hung: dict[str, Text] = {}  # job id → why the platform stopped it as hung
         self._activity: dict[tuple[str, int], JobActivity] = {}  # by job id and attempt; stall watch only
+        # The notes recorded as events, by job id, so a status read again costs no database query.
+        self._noted: dict[str, list[Text]] = {}
+        self._noting = threading.Lock()  # the stall watch, an exit and a stop may read the same job's notes at once
         self._closing = threading.Event()
         self._job_lock = KeyedLocks()  # one per job: its launch and its stops, one at a time
 
@@ -163,16 +180,19 @@ class JobSupervisor:
             if handle is not None and not self.runner_for(job).stop(handle, self.stop_grace_seconds):
                 not_ended = Text.of("job.run_not_ended", run_mode=job.run_mode, ref=handle.ref)
                 self.store.record(job.id, "process", not_ended)
+            # A stopped job is settled by whoever stopped it, not by its exit: its notes are read here.
+            self.note(job.id, read_status(layout_of(job).status_path))
 
     def start_stall_watch(self) -> None:
-        """Stop running jobs that show no life for `stall_seconds` (a deadlocked collective, a rollout engine
-        whose error left the driver waiting forever), until `close()`."""
+        """Until `close()`: record the notes of running jobs' status files as they appear, and stop running jobs
+        that show no life for `stall_seconds` (a deadlocked collective, a rollout engine whose error left the driver
+        waiting forever)."""
         interval = min(STALL_CHECK_SECONDS, self.stall_seconds / 4)
 
         def watch() -> None:
             while not self._closing.wait(interval):
                 try:
-                    self.stop_stalled(time.time())
+                    self.check_running(time.time())
                 except Exception:
                     log.exception("checking running jobs for stalls failed")
 
@@ -181,13 +201,15 @@ class JobSupervisor:
     def close(self) -> None:
         self._closing.set()
 
-    def stop_stalled(self, now: float) -> list[str]:
-        """Stop (in the background) every running job quiet for longer than the limit; their ids."""
+    def check_running(self, now: float) -> list[str]:
+        """Record the new notes of every running job's status; stop (in the background) every running job quiet for
+        longer than the limit, and return their ids."""
         stopped = []
         watched = set()
         for job in self.store.query(statuses=[JobStatus.RUNNING], limit=10_000):
             if job.process_started_at is None:
                 continue  # being launched
+            self.note(job.id, read_status(layout_of(job).status_path))
             key = (job.id, job.attempt)
             watched.add(key)
             if key not in self._activity:
@@ -205,7 +227,27 @@ class JobSupervisor:
             stopped.append(job.id)
         for key in self._activity.keys() - watched:
             del self._activity[key]
+        with self._noting:
+            for job_id in self._noted.keys() - {job_id for job_id, _ in watched}:
+                del self._noted[job_id]
         return stopped
+
+    def note(self, job_id: str, status: TrainingStatus | None) -> None:
+        """Record each of the status's notes (engine_notes) as an event of the job, once: a note the job's events
+        hold already, from an earlier reading or an earlier server, is not recorded again. A failure is logged, never
+        raised: it must not keep a job from being settled or stopped, and the next reading tries again."""
+        notes = engine_notes(status)
+        with self._noting:
+            noted = self._noted.setdefault(job_id, [])
+            new = [note for note in notes if note not in noted]
+            if not new:
+                return
+            try:
+                self.store.record_new(job_id, ENGINE_EVENT, new)
+            except Exception:
+                log.exception("recording the engine's notes of job %s failed", job_id)
+                return
+            noted.extend(new)
 
     def recover(self) -> None:
         """Called at start: re-attach to jobs whose process still runs; settle the others from their status file.
@@ -258,6 +300,7 @@ class JobSupervisor:
             return  # already settled (a stop that finished first, or an older attempt)
         self.ending(job)
         status, problem = _status_of(layout_of(job))
+        self.note(job_id, status)
         target, reason, error, failure = self._outcome(job, exit_info, status, problem)
         ended = ended_attempt(job, _end_of(status) if exit_info.code is None else time.time(), status)
         try:
@@ -318,6 +361,23 @@ class JobSupervisor:
         if last_lines := log_excerpt(layout):
             error += "\n" + "\n".join(last_lines)
         return JobStatus.FAILED, exit_info.text(), error, exit_failure(exit_info, find_cause(layout))
+
+
+def engine_notes(status: TrainingStatus | None) -> list[Text]:
+    """The notes of a trainer's status that are the engines' texts (catalogue ENGINE_NOTES) and render in every
+    language, of the first MAX_NOTES; any other is left out: the file is the training process's, not the platform's."""
+    notes = []
+    for value in status.notes[:MAX_NOTES] if status else []:
+        try:
+            note = Text.from_dict(value)
+            if note.code not in ENGINE_NOTES or len(json.dumps(value)) > MAX_NOTE_CHARS:
+                continue
+            for language in LANGUAGES:
+                note.render(language)
+        except Exception:  # noqa: BLE001 - whatever a note lacks (a code, a parameter, a text it names) leaves it out
+            continue
+        notes.append(note)
+    return notes
 
 
 def _trainer_text(status: TrainingStatus) -> Text:

@@ -32,7 +32,8 @@ _COMPLETIONS = (
     Chart("reward_zero_std", ("frac_reward_zero_std",)),
 )
 TRL_CHARTS: EngineCharts = {
-    Algorithm.SFT: (Chart("token_accuracy", ("mean_token_accuracy",)),),
+    # padding_ratio: the platform's SFT trainer's share of a step's positions that are padding (engines/trl/packing.py)
+    Algorithm.SFT: (Chart("token_accuracy", ("mean_token_accuracy",)), Chart("padding", ("padding_ratio",))),
     Algorithm.DPO: (
         Chart("margins", ("rewards/margins",)),
         Chart("accuracies", ("rewards/accuracies",)),

@@ -7,6 +7,7 @@ processes the first (rank 0) writes the job's files: metrics, status, checkpoint
 """
 
 import functools
+import importlib.util
 import json
 import logging
 import os
@@ -29,6 +30,7 @@ from training_platform.contract.run import RunSpec
 from training_platform.contract.status import TrainingState
 from training_platform.datafiles.rows import read_rows
 from training_platform.engines.base import latest_complete
+from training_platform.engines.trl.acceleration import accelerations
 from training_platform.engines.trl.arguments import (
     fsdp_sharding,
     lora_arguments,
@@ -210,6 +212,9 @@ def _build_trainer(
         notes += [note] if note else []
         shared["samples_per_pack"] = params.micro_batch_size
     arguments = trainer_arguments(spec, device, bf16_supported, packed=packed)
+    acceleration = accelerations(spec, model.config.model_type, device, _installed)
+    arguments.update(acceleration.arguments)
+    notes += acceleration.notes
     if spec.algorithm == Algorithm.DPO and not lora:  # with LoRA the reference is the model with its adapter off
         shared["ref_model"] = AutoModelForCausalLM.from_pretrained(spec.model_path, dtype=dtype)
     if isinstance(params, RuleRewardParams):
@@ -228,6 +233,10 @@ def _build_trainer(
                              tokens=report.tokens_per_pack, mean=report.mean_sample_tokens))  # fmt: skip
     trainer.platform_notes = notes  # for the job's events (the status file's notes)
     return trainer
+
+
+def _installed(package: str) -> bool:
+    return importlib.util.find_spec(package) is not None
 
 
 def _packing_decision(params: SFTParams, model, device: str) -> tuple[bool, Text | None]:

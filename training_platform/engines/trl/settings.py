@@ -60,7 +60,7 @@ OUTSIDE_THE_JOB = {
         "how the job's processes are launched and sharded follows params.num_gpus and params.zero_stage",
     ),
     **dict.fromkeys(
-        ("vllm_server_base_url", "vllm_server_host", "vllm_server_port", "vllm_group_port"),
+        ("vllm_mode", "vllm_server_base_url", "vllm_server_host", "vllm_server_port", "vllm_group_port"),
         "the platform does not connect a job to a server on the network",
     ),
     **dict.fromkeys(
