@@ -46,6 +46,21 @@ def test_ppo_and_zero_stage_1_are_refused_with_a_reason(tmp_path):
     assert engine.refusals(run_spec(tmp_path, Algorithm.GSPO, batch_size=2, rollout_n=4).params) == []
 
 
+def test_packing_is_asked_of_the_engine_that_packs(tmp_path):
+    packed = run_spec(tmp_path, packing=True).params
+    assert get_engine("trl").refusals(packed) == []
+    [refusal] = get_engine("verl").refusals(packed)
+    assert (refusal.field, refusal.message) == (
+        "params.packing",
+        "the verl engine does not pack SFT samples: leave packing unset or false",
+    )
+    assert get_engine("verl").refusals(run_spec(tmp_path).params) == []  # unset: the engine's way
+    arguments = get_engine("trl").render(run_spec(tmp_path, micro_batch_size=4), "cpu")["trl_arguments"]
+    assert (arguments["packing"], arguments["padding_free"], arguments["per_device_train_batch_size"]) == (True, True, 1)
+    arguments = get_engine("trl").render(run_spec(tmp_path, micro_batch_size=4, packing=False), "cpu")["trl_arguments"]
+    assert (arguments["packing"], arguments["padding_free"], arguments["per_device_train_batch_size"]) == (False, False, 4)
+
+
 def test_a_run_spanning_several_ray_nodes_is_refused_naming_the_gpus(tmp_path):
     engine = get_engine("trl")
     one_node = run_spec(tmp_path, num_gpus=4, batch_size=16).model_copy(update={"nnodes": 1})

@@ -50,10 +50,16 @@ def test_trl_settings_are_previewed_kept_in_the_job_file_and_trained_with(server
 def test_trl_settings_are_refused_with_their_key(server, demo_assets):
     body = sft_body(demo_assets, "trl-refused", max_steps=2)
     # What the platform sets, and what reaches outside the job: said by the server itself, every key at once.
-    settings = {"learning_rate": 0.1, "push_to_hub": True, "report_to": "wandb", "output_dir": "/tmp/elsewhere"}
+    settings = {"learning_rate": 0.1, "push_to_hub": True, "report_to": "wandb", "output_dir": "/tmp/elsewhere",
+                # packing that lets samples attend to each other ('wrapped' cuts and joins them, without
+                # padding_free the pack gets one attention mask), and vLLM's server mode
+                "packing_strategy": "wrapped", "padding_free": False, "vllm_mode": "server"}  # fmt: skip
     errors = refused(server, {**body, "engine_settings": settings})
     assert set(errors) == {f"engine_settings.{key}" for key in settings}
     assert "change the parameter" in errors["engine_settings.learning_rate"]
+    assert "change the parameter" in errors["engine_settings.packing_strategy"]
+    assert "change the parameter" in errors["engine_settings.padding_free"]
+    assert "server on the network" in errors["engine_settings.vllm_mode"]
     assert "docs/trackers.md" in errors["engine_settings.report_to"]
     # What TRL's SFTConfig does not have, and a field it parses from JSON text into options.
     errors = refused(server, {**body, "engine_settings": {"no_such_field": 1, "dataset_kwargs": "{}"}})
