@@ -59,12 +59,7 @@ def add_compact_lm_head(model: PreTrainedModel) -> None:
         mask = labels != -100
         targets = labels[mask]
         logits = self.get_output_embeddings()(hidden[mask]).float()
-        log_z = torch.logsumexp(logits, dim=-1)
-        log_probs = logits.gather(-1, targets.unsqueeze(-1)).squeeze(-1) - log_z
-        with torch.no_grad():  # metrics only: TRL's SFT loss takes no gradient through them
-            probabilities = torch.softmax(logits, dim=-1)
-            entropy = log_z - (probabilities * logits).sum(-1)
-            is_top1 = logits.argmax(-1) == targets
+        log_probs, entropy, is_top1 = _TargetLogProbs.apply(logits, targets)
         # masked_scatter keeps an all-masked micro-batch connected to the model (a differentiable zero), as TRL's.
         full_log_probs = log_probs.new_zeros(mask.shape).masked_scatter(mask, log_probs)
         count = mask.sum().clamp(min=1) if num_items_in_batch is None else num_items_in_batch
@@ -77,3 +72,28 @@ def add_compact_lm_head(model: PreTrainedModel) -> None:
         )
 
     model.forward = types.MethodType(forward, model)
+
+
+class _TargetLogProbs(torch.autograd.Function):
+    """Each row's log-probability of its target under softmax(logits), with the entropy and whether the target is
+    the most likely token (metrics: no gradient). One softmax serves all three and the backward pass
+    (d log p_target / d logits = onehot(target) - p), which keeps it alone: about half the passes over the
+    [tokens, vocabulary] logits that logsumexp, gather and a separate softmax for the metrics take."""
+
+    @staticmethod
+    def forward(ctx, logits: torch.Tensor, targets: torch.Tensor):
+        log_z = torch.logsumexp(logits, dim=-1)
+        target_logits = logits.gather(-1, targets.unsqueeze(-1)).squeeze(-1)
+        is_top1 = logits.argmax(-1) == targets
+        probabilities = (logits - log_z.unsqueeze(-1)).exp_()
+        entropy = log_z - (probabilities * logits).sum(-1)
+        ctx.save_for_backward(probabilities, targets)
+        ctx.mark_non_differentiable(entropy, is_top1)
+        return target_logits - log_z, entropy, is_top1
+
+    @staticmethod
+    def backward(ctx, grad_log_probs: torch.Tensor, *_):
+        probabilities, targets = ctx.saved_tensors
+        grad = probabilities * -grad_log_probs.unsqueeze(-1)
+        grad.scatter_add_(-1, targets.unsqueeze(-1), grad_log_probs.unsqueeze(-1))
+        return grad, None
