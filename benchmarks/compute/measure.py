@@ -12,7 +12,10 @@ The step is the one of the engine named in the config:
 - `trl`: TRL's training step as its SFT and DPO trainers compute it: the model patched with TRL's fused LM
   head (`add_fused_lm_head`, the outputs SFTTrainer asks for), the loss from the per-token log-probabilities;
   DPO scores chosen and rejected in one concatenated batch and a frozen reference (a second copy of the model)
-  without gradients; AdamW fused, transformers' default optim.
+  without gradients; AdamW fused, transformers' default optim. SFT where the fused head has no Triton kernel
+  (the CPU) runs the platform's compact head instead, as the engine does (engines/trl/lm_head.py); with
+  `pack_lengths` its micro-batch is one packed sequence of samples of those lengths, each with its own position
+  ids and its first label ignored, as TRL's padding-free collator gives it (engines/trl/packing.py).
 """
 
 import json
@@ -36,9 +39,9 @@ def _optimizer(torch, parameters, config: dict):
     return torch.optim.AdamW(parameters, lr=1e-4, **flags.get(implementation, {}))
 
 
-def _trl_loss(torch, model, reference, batch, algorithm: str):
+def _trl_loss(torch, model, reference, batch, algorithm: str, labels, packed: dict):
     """SFTTrainer.compute_loss's fused path, or DPO's sigmoid loss on the concatenated pair (TRL 1.16)."""
-    log_probs = model(input_ids=batch, labels=batch, fused_lm_head=True).log_probs
+    log_probs = model(input_ids=batch, labels=labels, fused_lm_head=True, **packed).log_probs
     if algorithm != "dpo":
         return -log_probs.sum() / log_probs.numel()
     # With LoRA the reference is the model with its adapters off, as TRL's DPOTrainer does.
@@ -58,6 +61,10 @@ def main(config: dict) -> dict:
     os.environ["HF_HUB_OFFLINE"] = "1"
     import torch
     from transformers import AutoModelForCausalLM, LlamaConfig, Qwen2Config
+    from trl.trainer.utils import add_fused_lm_head
+
+    # Imported before the peak is reset, as torch is: modules are the process's, not the step's (~30 MiB).
+    from training_platform.engines.trl.lm_head import add_compact_lm_head, compact_head_applies, has_triton_kernel
 
     torch.manual_seed(0)
     torch.set_num_threads(config.get("threads", 1))
@@ -80,7 +87,15 @@ def main(config: dict) -> dict:
         attn_implementation=config["attention"],
     )
     samples = config["micro_batch"] * (2 if algorithm == "dpo" else 1)  # DPO: chosen and rejected, concatenated
-    batch = torch.randint(0, config["vocab_size"], (samples, config["seq_len"]), device=device)
+    lengths = config.get("pack_lengths")
+    shape = (1, sum(lengths)) if lengths else (samples, config["seq_len"])
+    batch = torch.randint(0, config["vocab_size"], shape, device=device)
+    labels, packed = batch, {}
+    if lengths:
+        starts = torch.tensor([0, *lengths[:-1]], device=device).cumsum(0)
+        labels = batch.clone()
+        labels[0, starts] = -100
+        packed["position_ids"] = torch.cat([torch.arange(length, device=device) for length in lengths])[None]
     context = 0
     if cuda:
         torch.cuda.init()
@@ -95,9 +110,9 @@ def main(config: dict) -> dict:
     model.train()
     reference = None
     if engine == "trl":
-        from trl.trainer.utils import add_fused_lm_head
-
         add_fused_lm_head(model, outputs=("log_probs", "entropy", "is_top1"))
+        if algorithm == "sft" and not has_triton_kernel(device) and compact_head_applies(model):
+            add_compact_lm_head(model)
         if algorithm == "dpo" and not config.get("lora_rank"):
             reference = AutoModelForCausalLM.from_config(model_config, dtype=dtype).to(device).eval()
             reference.requires_grad_(False)
@@ -124,9 +139,9 @@ def main(config: dict) -> dict:
             started = time.perf_counter()
         with autocast:
             if engine == "trl":
-                loss = _trl_loss(torch, model, reference, batch, algorithm)
+                loss = _trl_loss(torch, model, reference, batch, algorithm, labels, packed)
             else:
-                loss = model(input_ids=batch, labels=batch).loss
+                loss = model(input_ids=batch, labels=labels, **packed).loss
         loss.backward()
         optimizer.step()
         optimizer.zero_grad(set_to_none=True)

@@ -4,7 +4,9 @@ Trains real Qwen2-style models (fp32 AdamW, eager and sdpa attention, with and w
 checkpointing, with LoRA; hidden 256-1024, 2-8 layers, sequence 128-1024, micro batch 1-8), each in a
 fresh process, measures the peak memory of the training (benchmarks/compute/measure.py) and compares it
 with the configurator's estimate for the same configuration and engine on the same device (`cpu`, fp32):
-a plain loop (forward with labels), and TRL's SFT and DPO steps (its fused LM head, fused AdamW). On a
+a plain loop (forward with labels), and TRL's SFT and DPO steps (its fused LM head, fused AdamW; SFT on the CPU
+with the platform's compact head), SFT padded and packed (one sequence of samples with a realistic length
+spread, token-budgeted as the engine packs them: engines/trl/packing.py). On a
 machine with a GPU the measurement is torch.cuda.max_memory_allocated and the estimate is for that GPU,
 without the overhead term that max_memory_allocated does not see; benchmarks/compute/gpu.py measures real
 model shapes there.
@@ -17,13 +19,16 @@ max_memory_allocated does. Target (issue 4): median absolute error ≤ 10%, wors
 
 import argparse
 import json
+import math
 import os
+import random
 import statistics
 import subprocess
 import sys
 from dataclasses import dataclass
 
 from training_platform.compute.gpus import Gpu, MiB, cpu_device
+from training_platform.compute.lengths import SampleLengths
 from training_platform.compute.memory import ALL_LINEARS, EngineName, EstimateRequest, estimate
 from training_platform.compute.model import ModelSpec
 from training_platform.contract.params import Algorithm
@@ -42,6 +47,7 @@ class Row:
     lora: tuple[int, list[str]] | None = None  # rank, targets
     engine: EngineName = "plain"
     algorithm: Algorithm = Algorithm.SFT
+    packing: bool = False  # samples of LENGTHS packed into one token-budgeted sequence; else micro_batch × seq_len
 
 
 QV = ["q_proj", "v_proj"]
@@ -65,12 +71,40 @@ GRID = [
     Row(512, 4, 512, 4, "sdpa", True, engine="trl"),
     Row(512, 4, 512, 4, "sdpa", lora=(16, ALL_LINEARS), engine="trl"),
     Row(256, 2, 512, 2, "sdpa", engine="trl", algorithm=Algorithm.DPO),
+    # TRL's SFT packed: the pack is max(seq_len, micro_batch × the mean sample) tokens.
+    Row(256, 2, 1024, 4, "sdpa", engine="trl", packing=True),
+    Row(256, 2, 512, 8, "eager", engine="trl", packing=True),
+    Row(512, 4, 512, 8, "sdpa", True, engine="trl", packing=True),
+    Row(512, 4, 1024, 16, "sdpa", lora=(16, ALL_LINEARS), engine="trl", packing=True),
 ]
 QUICK_GRID = [
     Row(256, 2, 128, 2, "eager"),
     Row(256, 2, 256, 2, "sdpa", True, (4, QV)),
     Row(256, 2, 256, 2, "sdpa", engine="trl"),
+    Row(256, 2, 256, 4, "sdpa", engine="trl", packing=True),
 ]
+# The packed rows' dataset: lognormal sample lengths (median 150 tokens, σ 0.8: instruction data spreads over an order
+# of magnitude; issue 31), drawn once, each truncated to the row's seq_len as training truncates to max_length.
+LENGTHS = (150, 0.8, 400)  # median, σ, samples
+
+
+def sample_lengths(seq_len: int) -> list[int]:
+    median, sigma, count = LENGTHS
+    draw = random.Random(0)
+    return [min(seq_len, max(1, round(draw.lognormvariate(math.log(median), sigma)))) for _ in range(count)]
+
+
+def pack_lengths(row: Row) -> list[int]:
+    """The largest pack a step sees: samples in order up to the engine's budget (max(seq_len, micro_batch × mean
+    sample)), the last one cut to fill it, as best-fit-decreasing fills all but its last packs."""
+    lengths = sample_lengths(row.seq_len)
+    budget = max(row.seq_len, round(row.micro_batch * statistics.fmean(lengths)))
+    pack: list[int] = []
+    for length in lengths:
+        pack.append(min(length, budget - sum(pack)))
+        if sum(pack) == budget:
+            return pack
+    raise ValueError(f"{len(lengths)} samples do not fill a pack of {budget} tokens")
 
 
 def model_spec(hidden: int, layers: int) -> ModelSpec:
@@ -109,6 +143,8 @@ def measure_config(spec: ModelSpec, row: Row) -> dict:
     }
     if row.lora:
         config.update(lora_rank=row.lora[0], lora_targets=row.lora[1], lora_dropout=_lora_dropout(row))
+    if row.packing:
+        config["pack_lengths"] = pack_lengths(row)
     return config
 
 
@@ -135,6 +171,8 @@ def estimate_for(spec: ModelSpec, row: Row, device: Gpu) -> int:
         lora_targets=row.lora[1] if row.lora else ["q_proj"],
         lora_dropout=_lora_dropout(row),
         reference_model=row.algorithm == Algorithm.DPO and not row.lora,
+        packing=row.packing if row.engine == "trl" and row.algorithm == Algorithm.SFT else None,
+        sample_lengths=SampleLengths(mean=statistics.fmean(sample_lengths(row.seq_len))) if row.packing else None,
     )
     result = estimate(spec, device, request)
     return result.total_bytes - result.category_bytes()["overhead"]
@@ -175,7 +213,7 @@ def _describe(row: Row) -> str:
     if row.lora:
         text += f" +LoRA r{row.lora[0]} {','.join(t.removesuffix('_proj') for t in row.lora[1])}"
     if row.engine != "plain":
-        text += f" [{row.engine} {row.algorithm.value}]"
+        text += f" [{row.engine} {row.algorithm.value}{' packed' if row.packing else ''}]"
     return text
 
 
@@ -196,9 +234,12 @@ def table(rows: list[dict]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="three small configurations (a smoke run)")
+    parser.add_argument("--quick", action="store_true", help="four small configurations (a smoke run)")
+    parser.add_argument("--engine", choices=["plain", "trl"], help="only the rows of this engine")
+    parser.add_argument("--packed", action="store_true", help="only the packed rows")
     args = parser.parse_args()
-    print(table(run(QUICK_GRID if args.quick else GRID)))
+    grid = [row for row in (QUICK_GRID if args.quick else GRID) if args.engine in (None, row.engine)]
+    print(table(run([row for row in grid if row.packing or not args.packed])))
 
 
 if __name__ == "__main__":

@@ -97,6 +97,9 @@ def disagreements(recommendation) -> list[str]:
             continue
         if panel.engine == "trl":
             shown = trl_shows(panel.configuration)
+            if panel.configuration["trl_arguments"].get("packing") and shown["micro_batch"] == 1:
+                # Packed, TRL's micro-batch is one pack of micro_batch_size samples' tokens (engines/trl/packing.py).
+                shown["micro_batch"] = params["micro_batch_size"]
         else:
             shown = verl_shows(panel.configuration, recommendation.algorithm)
             if not (panel.recommended and recommendation.engine_settings):

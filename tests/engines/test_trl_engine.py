@@ -55,10 +55,10 @@ def test_packing_is_asked_of_the_engine_that_packs(tmp_path):
         "the verl engine does not pack SFT samples: leave packing unset or false",
     )
     assert get_engine("verl").refusals(run_spec(tmp_path).params) == []  # unset: the engine's way
-    arguments = get_engine("trl").render(run_spec(tmp_path, micro_batch_size=4), "cpu")["trl_arguments"]
-    assert (arguments["packing"], arguments["padding_free"], arguments["per_device_train_batch_size"]) == (True, True, 1)
-    arguments = get_engine("trl").render(run_spec(tmp_path, micro_batch_size=4, packing=False), "cpu")["trl_arguments"]
-    assert (arguments["packing"], arguments["padding_free"], arguments["per_device_train_batch_size"]) == (False, False, 4)
+    for packing, expected in ((None, (True, True, 1)), (False, (False, False, 4))):
+        arguments = get_engine("trl").render(run_spec(tmp_path, micro_batch_size=4, packing=packing), "cpu")
+        trl = arguments["trl_arguments"]
+        assert (trl["packing"], trl["padding_free"], trl["per_device_train_batch_size"]) == expected
 
 
 def test_a_run_spanning_several_ray_nodes_is_refused_naming_the_gpus(tmp_path):

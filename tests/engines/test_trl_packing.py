@@ -47,8 +47,15 @@ def build(tmp_path, demo_assets, packing: bool, **params):
         job_id=f"packing-{packing}",
         model_path=str(demo_assets["model"]),
         dataset_paths=[],
-        params={"algorithm": "sft", "batch_size": 4, "micro_batch_size": 4, "max_steps": 1, "max_length": 64,
-                "packing": packing, **params},  # fmt: skip
+        params={
+            "algorithm": "sft",
+            "batch_size": 4,
+            "micro_batch_size": 4,
+            "max_steps": 1,
+            "max_length": 64,
+            "packing": packing,
+            **params,
+        },  # fmt: skip
         output_dir=str(tmp_path / f"packing-{packing}"),
     )
     tokenizer = recipe._load_tokenizer(spec.model_path)
@@ -94,7 +101,7 @@ def test_compact_head_gives_trls_outputs_and_gradients(demo_assets):
     labels[0, :5] = -100  # a prompt
     labels[1, 9:] = -100  # padding
     outputs = [model(input_ids=ids, labels=labels, fused_lm_head=True) for model in models]
-    for model, output in zip(models, outputs, strict=True):
+    for output in outputs:
         output.loss.backward()
     trl, compact = outputs
     assert torch.allclose(trl.loss, compact.loss, atol=1e-5)
@@ -112,9 +119,18 @@ def opt_model(tmp_path_factory, demo_assets):
 
     directory = tmp_path_factory.mktemp("opt")
     tokenizer = AutoTokenizer.from_pretrained(demo_assets["model"])
-    config = OPTConfig(vocab_size=len(tokenizer), hidden_size=64, word_embed_proj_dim=64, ffn_dim=128,
-                       num_hidden_layers=1, num_attention_heads=2, max_position_embeddings=256,
-                       pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id, bos_token_id=None)  # fmt: skip
+    config = OPTConfig(
+        vocab_size=len(tokenizer),
+        hidden_size=64,
+        word_embed_proj_dim=64,
+        ffn_dim=128,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        max_position_embeddings=256,
+        pad_token_id=tokenizer.pad_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+        bos_token_id=None,
+    )
     torch.manual_seed(0)
     AutoModelForCausalLM.from_config(config).save_pretrained(directory)
     tokenizer.save_pretrained(directory)
@@ -130,8 +146,15 @@ def test_packing_falls_back_to_padding_where_attention_mixes_samples(tmp_path, d
         job_id="opt",
         model_path=str(opt_model),
         dataset_paths=[str(dataset)],
-        params={"algorithm": "sft", "batch_size": 4, "micro_batch_size": 4, "max_steps": 2, "max_length": 64,
-                "learning_rate": 1e-3, "packing": True},  # fmt: skip
+        params={
+            "algorithm": "sft",
+            "batch_size": 4,
+            "micro_batch_size": 4,
+            "max_steps": 2,
+            "max_length": 64,
+            "learning_rate": 1e-3,
+            "packing": True,
+        },  # fmt: skip
         output_dir=str(tmp_path / "job"),
         cpu_threads=1,
     )

@@ -19,6 +19,10 @@ def test_the_form_shows_each_api_error_next_to_its_field_and_creates_nothing(pag
     page.goto(f"{ui_server.url}/jobs/new")
     choose(page, "model_path", DEMO_MODEL)
     choose(page, "dataset_paths", "demo-sft")
+    # Where jobs train on the CPU the form says why it gives no expected duration; with GPUs it offers one.
+    on_cpu = not ui_server.api.get("/system").json()["gpus"]
+    duration = page.get_by_test_id("duration-cpu-only" if on_cpu else "duration-hint")
+    expect(duration).to_contain_text("throughput figures for GPUs only" if on_cpu else "Expected duration")
     name_error = form_item(page, "Job name").locator(".el-form-item__error")
     page.get_by_test_id("create-job").click()
     expect(name_error).to_contain_text("at least 1 character")
@@ -48,6 +52,7 @@ def test_the_form_shows_each_api_error_next_to_its_field_and_creates_nothing(pag
     page.get_by_text("GRPO", exact=True).click()
     expect(page.get_by_test_id("rewards")).to_be_visible()
     expect(page.locator("[data-field='rollout_n']")).to_have_value("8")
+    expect(duration).to_have_count(0)  # the configurator sizes SFT and DPO lengths here, not rollouts
     page.locator("[data-field='dataset_paths'] .el-tag", has_text="demo-sft").locator(".el-tag__close").click()
     choose(page, "dataset_paths", "demo-grpo")
     page.locator("[data-field='rewards.0.answer_field']").fill("no_such_column")

@@ -444,6 +444,20 @@ COMPUTE: dict[str, dict[str, Template]] = {
         "zh-CN": "TRL 的融合 LM head 以 4,096 × 32,768 的分块为标签打分，从不构建完整 logits（熵和 token 准确率"
         "也出自同样的分块）",
     },
+    "compute.term.compact_head": {
+        "en": "without Triton the TRL engine's SFT head projects only the trained positions and keeps their fp32 "
+        "probabilities for backward, with the logits and one more tensor of their size at its peak",
+        "zh-CN": "没有 Triton 时，TRL 引擎的 SFT head 只投影参与训练的位置，并为反向传播保留其 fp32 概率；峰值时另有 "
+        "logits 及一个同样大小的张量",
+    },
+    "compute.term.packed": {
+        "en": "samples packed into one sequence of {tokens} tokens (micro batch × mean sample, at least seq_len)",
+        "zh-CN": "样本打包为一个 {tokens} token 的序列（micro batch × 平均样本长度，至少 seq_len）",
+    },
+    "compute.term.pack_mask": {
+        "en": "{attention} attention gets a {tokens}×{tokens} block-diagonal mask for the pack",
+        "zh-CN": "{attention} 注意力为打包序列使用 {tokens}×{tokens} 的块对角掩码",
+    },
     "compute.term.full_logits": {
         "en": "the loss upcasts the whole logits to fp32 (forward with labels)",
         "zh-CN": "损失把全部 logits 上转为 fp32（带标签的前向）",

@@ -12,7 +12,10 @@ engine named in the request runs it (forward, backward, optimizer step, gradient
   default (`optim="adamw_torch_fused"` from torch 2.8: `torch.optim.AdamW(fused=True)` on every device).
   Precision follows the engine's policy: bf16 loads the model and its reference in bf16 (weights,
   gradients and AdamW moments in bf16); bf16-amp is fp32 weights under autocast (what its fp16
-  precision does, memory-wise); fp32 is fp32;
+  precision does, memory-wise); fp32 is fp32. Where Triton is absent (CPU, MPS) its SFT projects only the
+  trained positions (engines/trl/lm_head.py: the compact head, whose fp32 probabilities are kept), and its SFT
+  micro-batch is one pack of max(seq_len, micro_batch × mean sample) tokens where the job packs
+  (engines/trl/packing.py; compute/lengths.py), with the pack's [T, T] mask for SDPA and eager attention;
 - `verl`: verl's FSDP workers, as the ZeRO paper counts mixed precision (2-byte weights and gradients,
   12 bytes of fp32 master weights and moments), `torch.optim.AdamW` with PyTorch's default
   implementation, the full logits for the log-probabilities.
@@ -44,6 +47,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from training_platform.common.text import Text
 from training_platform.compute.gpus import GiB, Gpu
+from training_platform.compute.lengths import SampleLengths, longest_tokens, pack_tokens
 from training_platform.compute.model import ModelSpec
 from training_platform.contract.params import (
     MAX_BATCH,
@@ -155,6 +159,16 @@ class EstimateRequest(BaseModel):
     gpu_memory_utilization: float = Field(default=0.5, gt=0, lt=1, description="RL: vLLM's share of the GPU.")
     reference_model: bool | None = Field(default=None, description="Keep a reference model (default per algorithm).")
     host_memory_gib: HostMemoryGiB = None
+    packing: bool | None = Field(
+        default=None,
+        description="SFT: samples packed into one sequence of max(seq_len, micro_batch × mean sample) tokens per "
+        "micro-batch (a job's params.packing); unset: packed where the engine packs, as a job leaves it.",
+    )
+    sample_lengths: SampleLengths | None = Field(
+        default=None,
+        description="The training data's sample lengths (its statistics): packing's budget and the padding of "
+        "padded micro-batches; without them every sample counts as seq_len tokens.",
+    )
 
     @model_validator(mode="after")
     def _sharding(self) -> "EstimateRequest":
@@ -162,7 +176,33 @@ class EstimateRequest(BaseModel):
             raise ValueError(f"shard_size {self.shard_size} must divide num_gpus {self.num_gpus}")
         if self.offload_params and self.zero_stage != 3:
             raise ValueError("offload_params needs zero_stage 3 (parameters are only offloadable when sharded)")
+        if self.packing and not (self.algorithm == Algorithm.SFT and step_profile(self.engine).packs_samples):
+            raise ValueError(
+                f"packing: the {self.engine} engine does not pack {self.algorithm.value.upper()} samples; "
+                "leave it unset or false"
+            )
         return self
+
+    @property
+    def packed(self) -> bool:
+        """Whether a micro-batch is one packed sequence: as asked, else wherever the engine packs SFT samples."""
+        if self.packing is not None:
+            return self.packing
+        return self.algorithm == Algorithm.SFT and step_profile(self.engine).packs_samples
+
+    @property
+    def sequence_tokens(self) -> int:
+        """Tokens of one sequence at the largest micro-batch: a pack's budget, or the longest padded row."""
+        if self.packed:
+            return pack_tokens(self.micro_batch, self.seq_len, self.sample_lengths)
+        return longest_tokens(self.seq_len, self.sample_lengths)
+
+    @property
+    def sequences(self) -> int:
+        """Sequences of one micro-batch: one pack, or micro_batch rows (DPO's pairs two each)."""
+        if self.packed:
+            return 1
+        return self.micro_batch * (2 if self.algorithm == Algorithm.DPO else 1)
 
     @property
     def shard_degree(self) -> int:
@@ -237,6 +277,11 @@ FUSED_HEAD_TILE = (4096, 32768)
 # probabilities, the target mask and the gradient, about eight tile-sized fp32 tensors alive at once; 7.4 measured
 # on the CPU (docs/benchmarks.md), where it makes TRL's step hold more than a plain loop's at small vocabularies.
 FUSED_HEAD_TORCH_TEMPORARIES = 7.4
+# The compact head (engines/trl/lm_head.py, TRL's SFT without Triton) keeps the fp32 probabilities of the trained
+# positions for backward; at its peak, the end of its forward pass, the logits and the entropy's product are two more
+# [trained tokens, vocabulary] fp32 tensors (in backward, the logits' gradient is one); 2.25 fitted to the CPU rows
+# of benchmarks/compute/run.py (docs/benchmarks.md), where 3.0-3.8 logits-sized tensors were measured in all.
+COMPACT_HEAD_TEMPORARIES = 2.25
 
 
 class Step:
@@ -260,11 +305,14 @@ class Step:
         ]
         if self.autocast and not self.lora:
             self.optimizer_contents = Text.join(self.optimizer_contents, Text.of("compute.term.master_copy"))
-        self.tokens = request.micro_batch * request.seq_len * (2 if request.algorithm == Algorithm.DPO else 1)
+        self.sequence = request.sequence_tokens  # what attention spans: a pack, or a padded row
+        self.tokens = request.sequences * self.sequence
         self.trainable = (
             model.lora_params(request.lora_rank, request.lora_targets) if self.lora else model.num_parameters
         )
         self.fused_head = profile.fused_lm_head
+        # Without Triton (CPU, MPS) the TRL engine's SFT projects only the trained positions (engines/trl/lm_head.py).
+        self.compact_head = self.fused_head and request.algorithm == Algorithm.SFT and gpu.kind != "cuda"
 
     @property
     def optimizer_implementation(self) -> str:
@@ -326,7 +374,7 @@ class Step:
         saved += model.hidden_size * element * projection_inputs
         if self.request.attention == "eager":
             # fp32 softmax (+ its bf16 copy)
-            scores = model.num_heads * self.request.seq_len * (4 if element == 4 else 6)
+            scores = model.num_heads * self.sequence * (4 if element == 4 else 6)
             saved += 3 * model.q_dim * element + scores  # q, and k and v repeated to every head
             saved += model.q_dim * element * needs_input("o_proj")  # the heads' output, re-laid out for o_proj
         else:
@@ -344,7 +392,7 @@ class Step:
         model = self.model
         widest = 3 * model.intermediate_size
         if self.request.attention == "eager":
-            widest = max(widest, 2 * model.num_heads * self.request.seq_len)
+            widest = max(widest, 2 * model.num_heads * self.sequence)
         return widest * self.element
 
     def autocast_weight_copies(self) -> int:
@@ -359,8 +407,12 @@ class Step:
     def head_saved(self) -> int:
         """What the loss keeps for backward. Full logits: the final norm and the fp32 log-softmax (bf16 logits
         are upcast first; the copy is not kept). TRL's fused head: the final norm, a copy of the hidden states
-        it scores and a few fp32 numbers per token (log-sum-exp, log-probability, entropy, top-1 flag)."""
+        it scores and a few fp32 numbers per token (log-sum-exp, log-probability, entropy, top-1 flag). The compact
+        head: the final norm, the trained positions' hidden states and their fp32 probabilities (every token counted
+        as trained: the estimate does not know the loss policy's share)."""
         hidden_size = self.model.hidden_size
+        if self.compact_head:
+            return (12 * hidden_size + self.element * hidden_size + 4 * self.model.vocab_size) * self.tokens
         if self.fused_head:
             return (12 * hidden_size + self.element * hidden_size + 16) * self.tokens
         return (12 * hidden_size + 4 * self.model.vocab_size) * self.tokens
@@ -373,6 +425,8 @@ class Step:
         model, element = self.model, self.element
         if not self.fused_head:
             return model.vocab_size * 8 * self.tokens
+        if self.compact_head:
+            return int(COMPACT_HEAD_TEMPORARIES * model.vocab_size * 4 * self.tokens)
         hidden = model.hidden_size * (4 + element) * self.tokens
         cast = self.weight_bytes if self.weight_bytes < 4 else 0  # fp32 accumulators need no cast to fp32
         head_weight = 0 if self.lora else model.vocab_size * model.hidden_size * (4 + cast)
@@ -412,9 +466,17 @@ class Step:
                 candidates.append((remaining + grads + workspace, f"{LAYER_BACKWARD}{model.num_layers - index}"))
                 remaining -= layer_saved + layer_copies
                 grads += self.grad_of(model.layer_params)
-        position = self.request.seq_len * model.head_dim * 2 * self.element  # rotary cos/sin, shared by all layers
+        position = self.sequence * model.head_dim * 2 * self.element  # rotary cos/sin, shared by all layers
         peak, where = max(candidates, key=lambda candidate: candidate[0])
-        return peak + position, where
+        return peak + position + self.pack_mask(), where
+
+    def pack_mask(self) -> int:
+        """A pack's attention mask, shared by every layer for the whole step: transformers builds one [1, 1, T, T]
+        block-diagonal mask from the position ids for SDPA (bool) and eager (the compute dtype); flash attention
+        takes the sequences' boundaries instead."""
+        if not self.request.packed or self.request.attention == "flash":
+            return 0
+        return self.sequence**2 * (1 if self.request.attention == "sdpa" else self.element)
 
     def optimizer_step_workspace(self) -> int:
         """Temporaries of the optimizer step. Foreach AdamW takes the square root of all second moments at once
@@ -684,7 +746,15 @@ def _activation_explanation(step: Step, where: str) -> Text:
         Text.of("compute.term.eager_scores")
         if attention == "eager"
         else Text.of("compute.term.no_scores", attention=attention),
-        Text.of("compute.term.fused_head" if step.fused_head else "compute.term.full_logits"),
+        Text.of("compute.term.packed", tokens=step.sequence) if step.request.packed else None,
+        Text.of("compute.term.pack_mask", attention=attention, tokens=step.sequence) if step.pack_mask() else None,
+        Text.of(
+            "compute.term.compact_head"
+            if step.compact_head
+            else "compute.term.fused_head"
+            if step.fused_head
+            else "compute.term.full_logits"
+        ),
         Text.of("compute.term.autocast_copy") if step.autocast else None,
         Text.of("compute.term.checkpointing") if step.request.gradient_checkpointing else None,
         Text.of("compute.term.peak_at", phase=phase_text(where).as_dict()),

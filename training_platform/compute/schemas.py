@@ -72,7 +72,11 @@ class SpeedRead(BaseModel):
     step_seconds_low: float
     step_seconds_high: float
     samples_per_step: int
-    basis: str = Field(description="How it was computed and what it was calibrated on.")
+    tokens_per_step: float = Field(description="Trained (non-padding) tokens of one step over every GPU.")
+    padding_ratio: float = Field(description="Share of padding in the tokens a step computes: 0 when packed.")
+    packed: bool = Field(description="Whether the step's micro-batches are packed sequences (the job's packing).")
+    basis: str = Field(description="How it was computed, what it assumed of the samples' lengths, and what it was "
+                       "calibrated on.")  # fmt: skip
 
 
 class DurationRead(SpeedRead):

@@ -171,6 +171,9 @@ def _speed_fields(pace: Speed) -> dict[str, Any]:
         step_seconds_low=pace.low_seconds,
         step_seconds_high=pace.high_seconds,
         samples_per_step=pace.samples_per_step,
+        tokens_per_step=pace.tokens_per_step,
+        padding_ratio=pace.padding_ratio,
+        packed=pace.packed,
         basis=pace.basis,
     )
 

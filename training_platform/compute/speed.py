@@ -12,7 +12,10 @@ optimizer's pass over its states, plus what sharding, offloading and (RL) genera
 - the element-wise traffic is proportional to what the step keeps for backward (memory.py), a few passes over
   it, at the GPU's bandwidth;
 - RL generation is bound by memory bandwidth: each decoded token reads the weights and the KV cache once for
-  all the sequences decoded together.
+  all the sequences decoded together;
+- the tokens a step computes are its samples' (compute/lengths.py): packed, the samples' own tokens; padded, each
+  micro-batch's rows as long as its longest sample. The speed counts the trained (non-padding) tokens, and without
+  the dataset's sample lengths every sample counts as seq_len tokens.
 
 The constants (the matmul efficiency and the element-wise passes) were fitted to the eight H100 points with a
 throughput in benchmarks/compute/h100_cases.py (docs/benchmarks.md, "Speed"), minimising the worst error: the
@@ -24,6 +27,7 @@ import math
 from dataclasses import dataclass
 
 from training_platform.compute.gpus import Gpu
+from training_platform.compute.lengths import mean_tokens, padded_row_tokens
 from training_platform.compute.memory import EstimateRequest, Step, step_profile
 from training_platform.compute.model import ModelSpec
 from training_platform.contract.params import RL_ALGORITHMS, Algorithm
@@ -57,14 +61,45 @@ class Speed:
     high_seconds: float
     samples_per_step: int
     basis: str
+    tokens_per_step: float  # trained tokens, every GPU's
+    padding_ratio: float  # of the tokens the step computes
+    packed: bool
 
 
-def flops_per_token(model: ModelSpec, request: EstimateRequest) -> float:
-    """Training FLOPs of one trained token (of one sequence; DPO's pair counts its two sequences)."""
+@dataclass(frozen=True)
+class SampleTokens:
+    """What one sample costs a step: tokens computed (its padding included) and trained, and what attention spans."""
+
+    computed: float
+    trained: float
+    span: float  # the length of the rows attention runs over
+    assumption: str
+
+
+def sample_tokens(request: EstimateRequest) -> SampleTokens:
+    lengths, seq_len = request.sample_lengths, request.seq_len
+    trained = mean_tokens(lengths, seq_len) if lengths is not None else float(seq_len)
+    if request.packed:
+        # SDPA and eager run over the whole pack with its block-diagonal mask; flash attention sample by sample.
+        span = trained if request.attention == "flash" else float(request.sequence_tokens)
+        note = "packed, no padding" if lengths is not None else "packed; samples counted at seq_len tokens"
+        return SampleTokens(trained, trained, span, note)
+    padded = padded_row_tokens(request.micro_batch, seq_len, lengths)
+    if padded is None:
+        return SampleTokens(seq_len, seq_len, seq_len, "padded; samples counted at seq_len tokens")
+    source = "length histogram" if lengths.histogram is not None else "measured padding ratio"
+    note = f"padded to each micro-batch's longest sample ({1 - trained / padded:.0%} padding, from the {source})"
+    return SampleTokens(padded, trained, padded, note)
+
+
+def flops_per_token(model: ModelSpec, request: EstimateRequest, span: float | None = None) -> float:
+    """Training FLOPs of one token (of one sequence; DPO's pair counts its two sequences) in rows of `span` tokens
+    (default seq_len)."""
     m = model
     layers = m.num_layers * (m.attention_params + m.mlp_params)
     head = m.vocab_size * m.hidden_size
-    attention = 2 * m.num_layers * m.q_dim * request.seq_len  # QKᵀ and AV over half the matrix (causal)
+    span = request.seq_len if span is None else span
+    attention = 2 * m.num_layers * m.q_dim * span  # QKᵀ and AV over half the matrix (causal)
     forward_layers = 2 * layers + attention
     forward = forward_layers + 2 * head
     frozen = request.lora_rank > 0
@@ -89,16 +124,18 @@ def speed(model: ModelSpec, gpu: Gpu, request: EstimateRequest, samples_per_step
     step = Step(model, request, gpu)
     bandwidth = gpu.bandwidth_gbs * 1e9
     sequences_per_gpu = samples_per_step / request.num_gpus
-    tokens_per_gpu = sequences_per_gpu * request.seq_len * (2 if request.algorithm == Algorithm.DPO else 1)
+    per_sample = sample_tokens(request)
+    tokens_per_gpu = sequences_per_gpu * per_sample.computed * (2 if request.algorithm == Algorithm.DPO else 1)
     layer_passes = LAYER_PASSES + (RECOMPUTE_PASSES if request.gradient_checkpointing else 0)
     traffic = (
         layer_passes * model.num_layers * step.layer_saved_per_token() + HEAD_PASSES * step.head_saved() / step.tokens
     )
-    per_token = flops_per_token(model, request) / (gpu.bf16_tflops * 1e12 * MATMUL_EFFICIENCY)
-    per_token += traffic / bandwidth
+    flops = flops_per_token(model, request, per_sample.span)
+    per_token = flops / (gpu.bf16_tflops * 1e12 * MATMUL_EFFICIENCY) + traffic / bandwidth
     seconds = tokens_per_gpu * per_token
-    parts = [f"{flops_per_token(model, request) / 1e9:.1f} GFLOP per token at {MATMUL_EFFICIENCY:.0%} of "
-             f"{gpu.bf16_tflops:g} TFLOP/s, element-wise traffic at {gpu.bandwidth_gbs:g} GB/s"]  # fmt: skip
+    parts = [per_sample.assumption,
+             f"{flops / 1e9:.1f} GFLOP per token at {MATMUL_EFFICIENCY:.0%} of {gpu.bf16_tflops:g} TFLOP/s, "
+             f"element-wise traffic at {gpu.bandwidth_gbs:g} GB/s"]  # fmt: skip
     state_bytes = step.trainable / (request.shard_degree if request.zero_stage >= 1 else 1)
     if not request.offload_optimizer:
         seconds += state_bytes * _ADAM_TRAFFIC[4 if step.optimizer_bytes >= 8 else 2] / bandwidth
@@ -115,8 +152,18 @@ def speed(model: ModelSpec, gpu: Gpu, request: EstimateRequest, samples_per_step
         else f"calibrated on {', '.join(sorted(CALIBRATED_ON))} only: scaled by datasheet figures (range "
         f"×{low}–×{high})"
     )
-    total_tokens = tokens_per_gpu * request.num_gpus
-    return Speed(total_tokens / seconds, seconds, seconds * low, seconds * high, samples_per_step, "; ".join(parts))
+    trained = tokens_per_gpu * request.num_gpus * per_sample.trained / per_sample.computed
+    return Speed(
+        tokens_per_second=trained / seconds,
+        step_seconds=seconds,
+        low_seconds=seconds * low,
+        high_seconds=seconds * high,
+        samples_per_step=samples_per_step,
+        basis="; ".join(parts),
+        tokens_per_step=trained,
+        padding_ratio=1 - per_sample.trained / per_sample.computed,
+        packed=request.packed,
+    )
 
 
 def _communication(model: ModelSpec, request: EstimateRequest, step: Step, sequences_per_gpu: float) -> float:

@@ -7,9 +7,9 @@ the caller, so listing jobs or starting the server goes on; the platform shows i
 """
 
 import time
-from typing import Any
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 

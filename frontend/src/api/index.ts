@@ -17,6 +17,7 @@ import type {
   EvalMetric,
   EvalRequest,
   EvalRun,
+  Estimate,
   GpuInfo,
   HealthReport,
   HealthSettings,
@@ -183,6 +184,7 @@ export const api = {
   gpus: () => get<GpuInfo[]>('/compute/gpus'),
   modelPresets: () => get<ModelPreset[]>('/compute/models'),
   recommend: (body: Record<string, unknown>) => post<Recommendation>('/compute/recommend', body),
+  estimate: (body: Record<string, unknown>) => post<Estimate>('/compute/estimate', body),
 
   datasets: (kind: string | null = null) => get<Dataset[]>('/datasets', { kind }),
   dataset: (id: string) => get<Dataset>(dataset(id)),

@@ -38,6 +38,8 @@ export function useJobForm(draft: JobDraft | null) {
   const datasets = ref<Dataset[]>([])
   /** Where jobs can run here (GET /system): local, ray, and ssh:<host> for each host an admin added. */
   const runModes = ref<string[]>([])
+  /** The GPUs local jobs are given here (GET /system); none: they train on the CPU. */
+  const gpus = ref<number[]>([])
   const loading = ref(true)
   const failure = ref('')
 
@@ -148,6 +150,7 @@ export function useJobForm(draft: JobDraft | null) {
       ])
       health.value = healthForm(defaults)
       runModes.value = system.run_modes
+      gpus.value = system.gpus
       if (!runModes.value.includes(basics.run_mode)) basics.run_mode = runModes.value[0] ?? 'local'
       resetParams()
     } catch (error) {
@@ -211,6 +214,7 @@ export function useJobForm(draft: JobDraft | null) {
     choices,
     datasets,
     runModes,
+    gpus,
     loading,
     failure,
     basics,

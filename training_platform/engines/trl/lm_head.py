@@ -10,9 +10,10 @@ plain loop's on the same batch (issue 31; docs/benchmarks.md, "Training throughp
 
 Here, on such devices, the head projects the trained positions alone, once, and takes the log-probabilities,
 the entropy and the top-1 hit from those logits: the same outputs, in the same shapes (zero where the label is
--100), so TRL's compute_loss, its gradient accumulation and its metrics are unchanged. The logits of the trained
-tokens are held in float32 for the backward pass: [trained tokens, vocabulary] x 4 bytes, twice (the logits
-and their softmax), which the configurator counts for these devices (compute/memory.py).
+-100), so TRL's compute_loss, its gradient accumulation and its metrics are unchanged. The head's memory is in
+float32 [trained tokens, vocabulary] tensors: the softmax is kept for the backward pass, and at the end of the
+forward pass the logits and the product the entropy sums are alive beside it (about 3-4 such tensors, measured),
+which the configurator counts for these devices (compute/memory.py COMPACT_HEAD_TEMPORARIES).
 
 Models whose head is not a plain projection (logit scaling or soft-capping) and mixture-of-experts models (whose
 load-balancing loss TRL's head adds) keep TRL's head: `compact_head_applies` says which.

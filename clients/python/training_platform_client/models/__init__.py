@@ -179,6 +179,7 @@ from .key_out import KeyOut
 from .kl_explosion_settings import KlExplosionSettings
 from .label_stats import LabelStats
 from .label_value import LabelValue
+from .length_histogram import LengthHistogram
 from .length_stats import LengthStats
 from .list_datasets_kind_type_0 import ListDatasetsKindType0
 from .list_deliveries_status_item import ListDeliveriesStatusItem
@@ -270,6 +271,7 @@ from .sample_comparison_outputs import SampleComparisonOutputs
 from .sample_comparison_prompt_type_1_item import SampleComparisonPromptType1Item
 from .sample_comparison_values import SampleComparisonValues
 from .sample_comparison_values_additional_property import SampleComparisonValuesAdditionalProperty
+from .sample_lengths import SampleLengths
 from .sample_record import SampleRecord
 from .sample_record_details import SampleRecordDetails
 from .sample_record_prompt_type_1_item import SampleRecordPromptType1Item
@@ -526,6 +528,7 @@ __all__ = (
     "KlExplosionSettings",
     "LabelStats",
     "LabelValue",
+    "LengthHistogram",
     "LengthStats",
     "ListDatasetsKindType0",
     "ListDeliveriesStatusItem",
@@ -617,6 +620,7 @@ __all__ = (
     "SampleComparisonPromptType1Item",
     "SampleComparisonValues",
     "SampleComparisonValuesAdditionalProperty",
+    "SampleLengths",
     "SampleRecord",
     "SampleRecordDetails",
     "SampleRecordPromptType1Item",

@@ -16,12 +16,15 @@ class DurationRead:
     """A recommendation's expected duration: per step and, when the request gave the samples, in total.
 
     Attributes:
-        basis (str): How it was computed and what it was calibrated on.
+        basis (str): How it was computed, what it assumed of the samples' lengths, and what it was calibrated on.
+        packed (bool): Whether the step's micro-batches are packed sequences (the job's packing).
+        padding_ratio (float): Share of padding in the tokens a step computes: 0 when packed.
         samples_per_step (int):
         step_seconds (float):
         step_seconds_high (float):
         step_seconds_low (float):
         tokens_per_second (float): Trained tokens per second over every GPU of the job.
+        tokens_per_step (float): Trained (non-padding) tokens of one step over every GPU.
         steps (int | None | Unset):
         total_seconds (float | None | Unset):
         total_seconds_high (float | None | Unset):
@@ -29,11 +32,14 @@ class DurationRead:
     """
 
     basis: str
+    packed: bool
+    padding_ratio: float
     samples_per_step: int
     step_seconds: float
     step_seconds_high: float
     step_seconds_low: float
     tokens_per_second: float
+    tokens_per_step: float
     steps: int | None | Unset = UNSET
     total_seconds: float | None | Unset = UNSET
     total_seconds_high: float | None | Unset = UNSET
@@ -42,6 +48,10 @@ class DurationRead:
 
     def to_dict(self) -> dict[str, Any]:
         basis = self.basis
+
+        packed = self.packed
+
+        padding_ratio = self.padding_ratio
 
         samples_per_step = self.samples_per_step
 
@@ -52,6 +62,8 @@ class DurationRead:
         step_seconds_low = self.step_seconds_low
 
         tokens_per_second = self.tokens_per_second
+
+        tokens_per_step = self.tokens_per_step
 
         steps: int | None | Unset
         if isinstance(self.steps, Unset):
@@ -82,11 +94,14 @@ class DurationRead:
         field_dict.update(
             {
                 "basis": basis,
+                "packed": packed,
+                "padding_ratio": padding_ratio,
                 "samples_per_step": samples_per_step,
                 "step_seconds": step_seconds,
                 "step_seconds_high": step_seconds_high,
                 "step_seconds_low": step_seconds_low,
                 "tokens_per_second": tokens_per_second,
+                "tokens_per_step": tokens_per_step,
             }
         )
         if steps is not UNSET:
@@ -105,6 +120,10 @@ class DurationRead:
         d = dict(src_dict)
         basis = d.pop("basis")
 
+        packed = d.pop("packed")
+
+        padding_ratio = d.pop("padding_ratio")
+
         samples_per_step = d.pop("samples_per_step")
 
         step_seconds = d.pop("step_seconds")
@@ -114,6 +133,8 @@ class DurationRead:
         step_seconds_low = d.pop("step_seconds_low")
 
         tokens_per_second = d.pop("tokens_per_second")
+
+        tokens_per_step = d.pop("tokens_per_step")
 
         def _parse_steps(data: object) -> int | None | Unset:
             if data is None:
@@ -153,11 +174,14 @@ class DurationRead:
 
         duration_read = cls(
             basis=basis,
+            packed=packed,
+            padding_ratio=padding_ratio,
             samples_per_step=samples_per_step,
             step_seconds=step_seconds,
             step_seconds_high=step_seconds_high,
             step_seconds_low=step_seconds_low,
             tokens_per_second=tokens_per_second,
+            tokens_per_step=tokens_per_step,
             steps=steps,
             total_seconds=total_seconds,
             total_seconds_high=total_seconds_high,

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
@@ -12,6 +12,10 @@ from ..models.estimate_body_optimizer import EstimateBodyOptimizer
 from ..models.estimate_body_optimizer_implementation_type_0 import EstimateBodyOptimizerImplementationType0
 from ..models.estimate_body_precision import EstimateBodyPrecision
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.sample_lengths import SampleLengths
+
 
 T = TypeVar("T", bound="EstimateBody")
 
@@ -41,11 +45,15 @@ class EstimateBody:
         optimizer (EstimateBodyOptimizer | Unset):  Default: EstimateBodyOptimizer.ADAMW.
         optimizer_implementation (EstimateBodyOptimizerImplementationType0 | None | Unset): AdamW's implementation;
             default: the one the engine uses on the device.
+        packing (bool | None | Unset): SFT: samples packed into one sequence of max(seq_len, micro_batch × mean sample)
+            tokens per micro-batch (a job's params.packing); unset: packed where the engine packs, as a job leaves it.
         precision (EstimateBodyPrecision | Unset):  Default: EstimateBodyPrecision.BF16_AMP.
         prompts_per_gpu (int | None | Unset): RL: prompts one GPU rolls out at once.
         reference_model (bool | None | Unset): Keep a reference model (default per algorithm).
         reward_model (None | str | Unset): PPO: the reward model (preset or path).
         rollout_n (int | Unset): RL: responses per prompt. Default: 8.
+        sample_lengths (None | SampleLengths | Unset): The training data's sample lengths (its statistics): packing's
+            budget and the padding of padded micro-batches; without them every sample counts as seq_len tokens.
         shard_size (int | None | Unset): HSDP: shard within groups of this size.
         zero_stage (int | Unset): ZeRO / FSDP sharding stage. Default: 0.
     """
@@ -68,15 +76,19 @@ class EstimateBody:
     offload_params: bool | Unset = False
     optimizer: EstimateBodyOptimizer | Unset = EstimateBodyOptimizer.ADAMW
     optimizer_implementation: EstimateBodyOptimizerImplementationType0 | None | Unset = UNSET
+    packing: bool | None | Unset = UNSET
     precision: EstimateBodyPrecision | Unset = EstimateBodyPrecision.BF16_AMP
     prompts_per_gpu: int | None | Unset = UNSET
     reference_model: bool | None | Unset = UNSET
     reward_model: None | str | Unset = UNSET
     rollout_n: int | Unset = 8
+    sample_lengths: None | SampleLengths | Unset = UNSET
     shard_size: int | None | Unset = UNSET
     zero_stage: int | Unset = 0
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.sample_lengths import SampleLengths  # noqa: PLC0415
+
         model = self.model
 
         seq_len = self.seq_len
@@ -133,6 +145,12 @@ class EstimateBody:
         else:
             optimizer_implementation = self.optimizer_implementation
 
+        packing: bool | None | Unset
+        if isinstance(self.packing, Unset):
+            packing = UNSET
+        else:
+            packing = self.packing
+
         precision: str | Unset = UNSET
         if not isinstance(self.precision, Unset):
             precision = self.precision.value
@@ -156,6 +174,14 @@ class EstimateBody:
             reward_model = self.reward_model
 
         rollout_n = self.rollout_n
+
+        sample_lengths: dict[str, Any] | None | Unset
+        if isinstance(self.sample_lengths, Unset):
+            sample_lengths = UNSET
+        elif isinstance(self.sample_lengths, SampleLengths):
+            sample_lengths = self.sample_lengths.to_dict()
+        else:
+            sample_lengths = self.sample_lengths
 
         shard_size: int | None | Unset
         if isinstance(self.shard_size, Unset):
@@ -205,6 +231,8 @@ class EstimateBody:
             field_dict["optimizer"] = optimizer
         if optimizer_implementation is not UNSET:
             field_dict["optimizer_implementation"] = optimizer_implementation
+        if packing is not UNSET:
+            field_dict["packing"] = packing
         if precision is not UNSET:
             field_dict["precision"] = precision
         if prompts_per_gpu is not UNSET:
@@ -215,6 +243,8 @@ class EstimateBody:
             field_dict["reward_model"] = reward_model
         if rollout_n is not UNSET:
             field_dict["rollout_n"] = rollout_n
+        if sample_lengths is not UNSET:
+            field_dict["sample_lengths"] = sample_lengths
         if shard_size is not UNSET:
             field_dict["shard_size"] = shard_size
         if zero_stage is not UNSET:
@@ -224,6 +254,8 @@ class EstimateBody:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.sample_lengths import SampleLengths  # noqa: PLC0415
+
         d = dict(src_dict)
         model = d.pop("model")
 
@@ -303,6 +335,15 @@ class EstimateBody:
 
         optimizer_implementation = _parse_optimizer_implementation(d.pop("optimizer_implementation", UNSET))
 
+        def _parse_packing(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        packing = _parse_packing(d.pop("packing", UNSET))
+
         _precision = d.pop("precision", UNSET)
         precision: EstimateBodyPrecision | Unset
         if isinstance(_precision, Unset):
@@ -339,6 +380,23 @@ class EstimateBody:
 
         rollout_n = d.pop("rollout_n", UNSET)
 
+        def _parse_sample_lengths(data: object) -> None | SampleLengths | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                sample_lengths_type_0 = SampleLengths.from_dict(data)
+
+                return sample_lengths_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SampleLengths | Unset, data)
+
+        sample_lengths = _parse_sample_lengths(d.pop("sample_lengths", UNSET))
+
         def _parse_shard_size(data: object) -> int | None | Unset:
             if data is None:
                 return data
@@ -369,11 +427,13 @@ class EstimateBody:
             offload_params=offload_params,
             optimizer=optimizer,
             optimizer_implementation=optimizer_implementation,
+            packing=packing,
             precision=precision,
             prompts_per_gpu=prompts_per_gpu,
             reference_model=reference_model,
             reward_model=reward_model,
             rollout_n=rollout_n,
+            sample_lengths=sample_lengths,
             shard_size=shard_size,
             zero_stage=zero_stage,
         )
