@@ -130,6 +130,7 @@ bench: install
 	$(BIN)/python -m benchmarks.metrics.run
 	$(BIN)/python -m benchmarks.datasets.run
 	$(BIN)/python -m benchmarks.compute.run
+	$(BIN)/python -m benchmarks.training.run
 	$(BIN)/python -m benchmarks.surgery.run
 	$(BIN)/python -m benchmarks.evaluation.run
 	$(BIN)/python -m benchmarks.ssh.run

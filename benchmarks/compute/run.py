@@ -95,10 +95,13 @@ def sample_lengths(seq_len: int) -> list[int]:
 
 
 def pack_lengths(row: Row) -> list[int]:
-    """The largest pack a step sees: samples in order up to the engine's budget (max(seq_len, micro_batch × mean
-    sample)), the last one cut to fill it, as best-fit-decreasing fills all but its last packs."""
+    """The largest pack a step sees: samples in order up to the engine's budget (micro_batch × mean sample), the
+    last one cut to fill it, as best-fit-decreasing fills all but its last packs; or the longest sample, where it is
+    longer than the budget (a pack of its own)."""
     lengths = sample_lengths(row.seq_len)
-    budget = max(row.seq_len, round(row.micro_batch * statistics.fmean(lengths)))
+    budget = round(row.micro_batch * statistics.fmean(lengths))
+    if max(lengths) >= budget:
+        return [max(lengths)]
     pack: list[int] = []
     for length in lengths:
         pack.append(min(length, budget - sum(pack)))

@@ -14,6 +14,7 @@ from training_platform.compute.gpus import cpu_device, get_gpu
 from training_platform.compute.lengths import (
     LengthHistogram,
     SampleLengths,
+    longest_tokens,
     mean_tokens,
     pack_tokens,
     padded_row_tokens,
@@ -55,8 +56,9 @@ def test_the_lengths_give_the_truncated_mean_the_pack_and_the_padded_row():
             rows = [max(draw.choices(truncated, k=micro_batch)) for _ in range(4000)]
             simulated = sum(rows) / len(rows)
             assert padded_row_tokens(micro_batch, seq_len, STATS) == pytest.approx(simulated, rel=0.06)
-    assert pack_tokens(8, 4096, STATS) == 4096  # 8 samples of ~200 tokens: the budget's floor is max_length
-    assert pack_tokens(32, 1024, STATS) == round(32 * mean_tokens(STATS, 1024))
+    # 8 samples of ~200 tokens: the longest sample alone is the largest micro-batch; 32 fill the budget.
+    assert pack_tokens(8, 4096, STATS) == longest_tokens(4096, STATS) > round(8 * mean_tokens(STATS, 4096))
+    assert pack_tokens(32, 1024, STATS) == round(32 * mean_tokens(STATS, 1024)) > longest_tokens(1024, STATS)
     assert pack_tokens(8, 1024, None) == 8 * 1024  # unknown lengths: samples as long as max_length
     # A measured padding ratio stands in for a histogram; nothing at all says nothing.
     assert padded_row_tokens(8, 4096, SampleLengths(mean=200, padding_ratio=0.5)) == 400
@@ -69,17 +71,20 @@ def test_packed_memory_is_token_budgeted_with_the_mask_sdpa_needs():
 
     padded = activations(packing=False, sample_lengths=STATS, attention="flash")
     packed = activations(sample_lengths=STATS, attention="flash")  # unset: the TRL engine packs SFT
-    assert packed < padded / 4  # one pack of 4,096 tokens instead of 8 rows of the longest sample (4,096)
+    # The largest micro-batch: one pack (here the longest sample alone) instead of 8 rows of the longest sample.
+    pack = pack_tokens(8, 4096, STATS)
+    assert packed < padded / 4
     # SDPA gets transformers' [1, 1, T, T] bool block-diagonal mask for the pack; flash attention none.
     step = Step(QWEN05, request(sample_lengths=STATS, attention="sdpa"), H100)
-    assert step.pack_mask() == 4096**2 and step.tokens == 4096
-    assert activations(sample_lengths=STATS, attention="sdpa") == packed + 4096**2
+    assert step.pack_mask() == pack**2 and step.tokens == pack
+    assert activations(sample_lengths=STATS, attention="sdpa") == packed + pack**2
     # A histogram whose longest sample is short bounds a padded micro-batch's rows.
     short = SampleLengths(mean=100, histogram=LengthHistogram(edges=[50, 150, 300], counts=[9, 1]))
     assert Step(QWEN05, request(packing=False, sample_lengths=short), H100).tokens == 8 * 299
     text = estimate(QWEN05, H100, request(sample_lengths=STATS, attention="sdpa")).terms
     explained = next(term for term in text if term.key == "activations").explanation.render()
-    assert "packed into one sequence of 4096 tokens" in explained and "4096×4096 block-diagonal mask" in explained
+    assert f"packed into one sequence of {pack} tokens" in explained
+    assert f"{pack}×{pack} block-diagonal mask" in explained
 
 
 def test_the_cpu_counts_the_compact_head_and_cuda_the_fused_one():

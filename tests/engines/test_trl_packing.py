@@ -75,18 +75,26 @@ def scored(trainer) -> tuple[float, int, int]:
     return total, tokens, positions
 
 
-def test_packed_batches_score_every_sample_as_padded_batches_do(tmp_path, demo_assets):
-    padded, packed = build(tmp_path, demo_assets, False), build(tmp_path, demo_assets, True)
+@pytest.mark.parametrize("micro_batch_size", [4, 1])
+def test_packed_batches_score_every_sample_as_padded_batches_do(tmp_path, demo_assets, micro_batch_size):
+    padded = build(tmp_path, demo_assets, False, micro_batch_size=micro_batch_size)
+    packed = build(tmp_path, demo_assets, True, micro_batch_size=micro_batch_size)
     report = packed.packing_report
-    # 8 samples, micro-batches of 4: packs of about 4 samples' tokens each, two or, where the lengths leave a gap
-    # no sample fits, three.
-    assert report.samples == 8 and report.packs in (2, 3) and report.tokens_per_pack >= 64
+    assert report.samples == 8 and report.tokens_per_pack == round(micro_batch_size * report.mean_sample_tokens)
+    pack_lengths = [sum(lengths) for lengths in packed.train_dataset["seq_lengths"]]
+    sample_lengths = [length for lengths in packed.train_dataset["seq_lengths"] for length in lengths]
+    assert sorted(sample_lengths) == sorted(len(ids) for ids in padded.train_dataset["input_ids"])
+    # Packs of about micro_batch_size samples' tokens: a sample longer than that is a pack of its own.
+    assert all(pack <= report.tokens_per_pack or len(lengths) == 1
+               for pack, lengths in zip(pack_lengths, packed.train_dataset["seq_lengths"], strict=True))  # fmt: skip
+    assert report.packs <= 8 // micro_batch_size + 1  # about as many micro-batches as padded
     assert packed.args.per_device_train_batch_size == 1 and packed.args.padding_free
     padded_total, padded_tokens, padded_positions = scored(padded)
     packed_total, packed_tokens, packed_positions = scored(packed)
     assert packed_tokens == padded_tokens
     assert math.isclose(packed_total, padded_total, rel_tol=1e-5)
-    assert packed_positions < padded_positions  # the padding is gone
+    # The padding is gone (micro-batches of one sample had none).
+    assert packed_positions < padded_positions if micro_batch_size > 1 else packed_positions == padded_positions
 
 
 def test_compact_head_gives_trls_outputs_and_gradients(demo_assets):

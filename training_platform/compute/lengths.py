@@ -3,11 +3,11 @@ sequences, or padded to the longest sample of each micro-batch.
 
 The lengths come from the dataset's statistics (GET /datasets/{id}/stats: `lengths`, the token-length
 histogram of its text), as tokenized samples before truncation; training truncates them to `seq_len` (the job's
-max_length). Packed (engines/trl/packing.py), a micro-batch is one sequence of max(seq_len, micro_batch × the mean
-sample) tokens and no padding. Padded, a micro-batch of n samples drawn at random (TRL's default sampler) is n
-rows of its longest sample: its expected length is E[max of n lengths], which the histogram gives (each bin's
-lengths spread evenly over it); without a histogram a measured padding ratio gives it; without either, every
-sample is counted at seq_len, which the speed's basis says.
+max_length). Packed (engines/trl/packing.py), a micro-batch is one sequence of about micro_batch × the mean
+sample tokens (a longer sample alone) and no padding. Padded, a micro-batch of n samples drawn at random (TRL's
+default sampler) is n rows of its longest sample: its expected length is E[max of n lengths], which the histogram
+gives (each bin's lengths spread evenly over it); without a histogram a measured padding ratio gives it; without
+either, every sample is counted at seq_len, which the speed's basis says.
 """
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -86,10 +86,11 @@ def mean_tokens(lengths: SampleLengths, seq_len: int) -> float:
 
 
 def pack_tokens(micro_batch: int, seq_len: int, lengths: SampleLengths | None) -> int:
-    """The packed micro-batch's token budget (engines/trl/packing.py): micro_batch samples' tokens, at least seq_len;
-    samples as long as seq_len where the lengths are not known."""
+    """The largest packed micro-batch's tokens (engines/trl/packing.py): the budget, micro_batch samples' tokens, or
+    the longest sample where it is longer (a pack of its own); samples as long as seq_len where the lengths are not
+    known."""
     mean = mean_tokens(lengths, seq_len) if lengths is not None else seq_len
-    return max(seq_len, round(micro_batch * mean))
+    return max(round(micro_batch * mean), longest_tokens(seq_len, lengths))
 
 
 def padded_row_tokens(micro_batch: int, seq_len: int, lengths: SampleLengths | None) -> float | None:

@@ -14,7 +14,7 @@ engine named in the request runs it (forward, backward, optimizer step, gradient
   gradients and AdamW moments in bf16); bf16-amp is fp32 weights under autocast (what its fp16
   precision does, memory-wise); fp32 is fp32. Where Triton is absent (CPU, MPS) its SFT projects only the
   trained positions (engines/trl/lm_head.py: the compact head, whose fp32 probabilities are kept), and its SFT
-  micro-batch is one pack of max(seq_len, micro_batch × mean sample) tokens where the job packs
+  micro-batch is one pack of micro_batch × mean sample tokens (a longer sample alone) where the job packs
   (engines/trl/packing.py; compute/lengths.py), with the pack's [T, T] mask for SDPA and eager attention;
 - `verl`: verl's FSDP workers, as the ZeRO paper counts mixed precision (2-byte weights and gradients,
   12 bytes of fp32 master weights and moments), `torch.optim.AdamW` with PyTorch's default
@@ -161,8 +161,8 @@ class EstimateRequest(BaseModel):
     host_memory_gib: HostMemoryGiB = None
     packing: bool | None = Field(
         default=None,
-        description="SFT: samples packed into one sequence of max(seq_len, micro_batch × mean sample) tokens per "
-        "micro-batch (a job's params.packing); unset: packed where the engine packs, as a job leaves it.",
+        description="SFT: samples packed into one sequence of micro_batch × mean sample tokens (a longer sample "
+        "alone) per micro-batch (a job's params.packing); unset: packed where the engine packs, as a job leaves it.",
     )
     sample_lengths: SampleLengths | None = Field(
         default=None,

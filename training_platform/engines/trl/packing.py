@@ -5,11 +5,11 @@ order of magnitude, as instruction data does (46% of the positions of the throug
 31). Packed, a micro-batch is one sequence of whole samples laid end to end:
 
 - **The budget.** A pack holds about `micro_batch_size` samples' tokens: micro_batch_size x the mean tokenized
-  sample length, at least max_length so that every sample fits. A step then sees about `batch_size` samples, as
-  padded, so the number of steps, the learning-rate schedule and what batch_size means are unchanged; the
-  micro-batch's tokens never exceed the padded worst case (micro_batch_size x max_length). Samples are placed by
-  TRL's best-fit-decreasing packer (trl.pack_dataset "bfd") after TRL tokenized and truncated them to max_length
-  as unpacked training does.
+  sample length. A step then sees about `batch_size` samples, as padded, so the number of steps, the learning-rate
+  schedule and what batch_size means are unchanged. Samples are placed by TRL's best-fit-decreasing packer
+  (trl.pack_dataset "bfd") after TRL tokenized and truncated them to max_length as unpacked training does; a
+  sample longer than the budget (it truncates what does not fit) is a pack of its own instead. So a micro-batch
+  never holds more tokens than the padded worst case (micro_batch_size x max_length).
 - **Kept apart.** TRL's padding-free collator gives each sample its own position ids (from 0) and no attention
   mask; transformers' attention then masks across samples (a block-diagonal causal mask for SDPA and eager,
   sequence boundaries for flash attention), and the first label of each sample is ignored so no token is
@@ -23,6 +23,7 @@ import statistics
 from dataclasses import dataclass
 
 import torch
+from datasets import concatenate_datasets
 from transformers import AutoModelForCausalLM, PreTrainedModel
 from trl import SFTTrainer, pack_dataset
 
@@ -37,7 +38,7 @@ _PROBE_VOCABULARY = 64
 class PackingReport:
     samples: int
     packs: int
-    tokens_per_pack: int  # the budget
+    tokens_per_pack: int  # the budget (a longer sample is a pack of its own)
     mean_sample_tokens: float
 
 
@@ -56,8 +57,13 @@ class PlatformSFTTrainer(SFTTrainer):
             return prepared
         lengths = [len(ids) for ids in prepared["input_ids"]]
         mean = statistics.fmean(lengths) if lengths else 0.0
-        budget = max(args.max_length, round(self.samples_per_pack * mean))
-        packed = pack_dataset(prepared.select_columns(["input_ids", "labels"]), budget, "bfd")
+        budget = max(1, round(self.samples_per_pack * mean))
+        prepared = prepared.select_columns(["input_ids", "labels"])
+        packed = pack_dataset(prepared.filter(lambda row: len(row["input_ids"]) <= budget), budget, "bfd")
+        alone = prepared.filter(lambda row: len(row["input_ids"]) > budget)
+        if len(alone):
+            alone = alone.map(lambda row: {"seq_lengths": [len(row["input_ids"])]})
+            packed = concatenate_datasets([packed, alone.cast(packed.features)])
         if dataset_name == "train":
             self.packing_report = PackingReport(len(lengths), len(packed), budget, round(mean, 1))
         return packed
