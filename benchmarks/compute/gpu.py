@@ -138,7 +138,7 @@ def write_engine_files(directory: Path, model: ModelSpec, request: EstimateReque
 
     spec = engine_run_spec(directory, model, request)
     tokenizer = build_tokenizer(Path(spec.model_path))
-    _save_random_model(Path(spec.model_path), model, tokenizer)
+    save_random_model(Path(spec.model_path), model, tokenizer)
     unit = "12 plus 30 is 42. "
     repeats = max(1, request.seq_len // len(tokenizer(unit)["input_ids"]))
     rows = [{"prompt": f"Question {i}: add", "response": unit * repeats} for i in range(request.micro_batch * 64)]
@@ -148,10 +148,13 @@ def write_engine_files(directory: Path, model: ModelSpec, request: EstimateReque
     return config
 
 
-def _save_random_model(directory: Path, model: ModelSpec, tokenizer) -> None:
+def save_random_model(directory: Path, model: ModelSpec, tokenizer, device: str | None = None) -> None:
+    """A model of the preset's shape with random weights (the demo tokenizer's special tokens), saved in `directory`:
+    built on `device` (CUDA where there is one), in float32 on the CPU and bf16 on a GPU."""
     import torch
     from transformers import AutoModelForCausalLM, LlamaConfig, Qwen2Config
 
+    device = device or ("cuda" if torch.cuda.is_available() else "cpu")
     config_class = Qwen2Config if model.attention_bias else LlamaConfig
     config = config_class(
         vocab_size=model.vocab_size,
@@ -166,8 +169,9 @@ def _save_random_model(directory: Path, model: ModelSpec, tokenizer) -> None:
         pad_token_id=tokenizer.pad_token_id,
         eos_token_id=tokenizer.eos_token_id,
     )
-    with torch.device("cuda" if torch.cuda.is_available() else "cpu"):
-        built = AutoModelForCausalLM.from_config(config, dtype=torch.bfloat16)
+    torch.manual_seed(0)
+    with torch.device(device):
+        built = AutoModelForCausalLM.from_config(config, dtype=torch.float32 if device == "cpu" else torch.bfloat16)
     built.save_pretrained(directory)
 
 

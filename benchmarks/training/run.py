@@ -39,6 +39,7 @@ import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
+from benchmarks.compute.gpu import save_random_model
 from benchmarks.report import print_table
 from training_platform.compute.model import PRESETS, ModelSpec
 from training_platform.contract.params import Algorithm, parse_params
@@ -175,30 +176,6 @@ def prepare(directory: Path, setup: Setup) -> dict:
 
 def _write_jsonl(path: Path, rows: list[dict]) -> None:
     path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
-
-
-def save_random_model(directory: Path, model: ModelSpec, tokenizer, device: str) -> None:
-    import torch
-    from transformers import AutoModelForCausalLM, LlamaConfig, Qwen2Config
-
-    config_class = Qwen2Config if model.attention_bias else LlamaConfig
-    config = config_class(
-        vocab_size=model.vocab_size,
-        hidden_size=model.hidden_size,
-        intermediate_size=model.intermediate_size,
-        num_hidden_layers=model.num_layers,
-        num_attention_heads=model.num_heads,
-        num_key_value_heads=model.num_kv_heads,
-        head_dim=model.head_dim,
-        tie_word_embeddings=model.tie_embeddings,
-        max_position_embeddings=32768,
-        pad_token_id=tokenizer.pad_token_id,
-        eos_token_id=tokenizer.eos_token_id,
-    )
-    torch.manual_seed(0)
-    with torch.device(device):
-        built = AutoModelForCausalLM.from_config(config, dtype=torch.float32 if device == "cpu" else torch.bfloat16)
-    built.save_pretrained(directory)
 
 
 # ---- one arm, in its own process --------------------------------------------------------------------------------
