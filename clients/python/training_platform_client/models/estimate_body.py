@@ -45,8 +45,9 @@ class EstimateBody:
         optimizer (EstimateBodyOptimizer | Unset):  Default: EstimateBodyOptimizer.ADAMW.
         optimizer_implementation (EstimateBodyOptimizerImplementationType0 | None | Unset): AdamW's implementation;
             default: the one the engine uses on the device.
-        packing (bool | None | Unset): SFT: samples packed into one sequence of max(seq_len, micro_batch × mean sample)
-            tokens per micro-batch (a job's params.packing); unset: packed where the engine packs, as a job leaves it.
+        packing (bool | None | Unset): SFT: samples packed into one sequence of micro_batch × mean sample tokens (a
+            longer sample alone) per micro-batch (a job's params.packing); unset: packed where the engine packs, as a job
+            leaves it.
         precision (EstimateBodyPrecision | Unset):  Default: EstimateBodyPrecision.BF16_AMP.
         prompts_per_gpu (int | None | Unset): RL: prompts one GPU rolls out at once.
         reference_model (bool | None | Unset): Keep a reference model (default per algorithm).
