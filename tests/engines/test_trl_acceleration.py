@@ -7,7 +7,7 @@ import pytest
 
 from training_platform.contract.run import RunSpec
 from training_platform.contract.status import TrainingState, TrainingStatus
-from training_platform.engines.trl.acceleration import LIGER_FAMILIES, VLLM_MEMORY_SHARE, accelerations
+from training_platform.engines.trl.acceleration import LIGER_FAMILIES, VLLM_MEMORY_SHARE, accelerations, attention
 from training_platform.engines.trl.arguments import trainer_arguments
 from training_platform.jobs.supervisor import engine_notes
 
@@ -212,3 +212,37 @@ def test_a_job_that_leaves_vllms_length_to_the_model_is_told_so(tmp_path):
         "kept as the job's engine settings set: vllm_max_model_length=null",
     ]
     assert built(spec, found.arguments)["vllm_max_model_length"] is None
+
+
+@pytest.mark.parametrize("model_type", sorted(LIGER_FAMILIES))
+def test_a_named_family_in_bfloat16_on_cuda_with_flash_attn_loads_with_flash_attention_2(model_type):
+    import transformers  # noqa: PLC0415
+
+    implementation, note = attention(model_type, "cuda", "bfloat16", everything)
+    assert implementation == "flash_attention_2"
+    assert rendered([note]) == [
+        f"the {LIGER_FAMILIES[model_type]} model's attention computed by FlashAttention-2, each packed sample "
+        "within its own bounds"
+    ]
+    # transformers takes the name for the family's causal LM (it checks the class before importing flash_attn)
+    config = transformers.AutoConfig.for_model(model_type)
+    model_class = transformers.AutoModelForCausalLM._model_mapping[type(config)]
+    assert model_class._supports_flash_attn
+
+
+@pytest.mark.parametrize(
+    ("model_type", "device", "weights_dtype", "installed", "reason"),
+    [
+        ("qwen2", "cpu", "float32", everything, "no CUDA on this device (cpu)"),
+        ("llama", "mps", "bfloat16", everything, "no CUDA on this device (mps)"),
+        ("qwen3", "cuda", "bfloat16", only("liger_kernel"), "flash-attn is not installed in the training environment"),
+        ("gpt2", "cuda", "bfloat16", everything, "FlashAttention-2 is chosen for Llama, Mistral, Qwen2 and Qwen3 "
+         "models, and this model's type is gpt2"),
+        ("mistral", "cuda", "float32", everything, "the weights are float32 (precision fp16 or fp32, or a GPU without "
+         "bfloat16), and FlashAttention-2 takes bfloat16 or float16 tensors"),
+    ],
+)  # fmt: skip
+def test_elsewhere_the_model_keeps_sdpa_and_the_events_say_why(model_type, device, weights_dtype, installed, reason):
+    implementation, note = attention(model_type, device, weights_dtype, installed)
+    assert implementation is None
+    assert rendered([note]) == [f"attention computed by PyTorch's SDPA, not FlashAttention-2: {reason}"]

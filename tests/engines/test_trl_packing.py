@@ -172,6 +172,7 @@ def test_packing_falls_back_to_padding_where_attention_mixes_samples(tmp_path, d
     assert "trl.packed" not in notes
     reason = notes["trl.packing_fallback"]["reason"]
     assert "OPTForCausalLM with sdpa attention lets packed samples attend to each other" in reason
+    assert notes["trl.flash_attention_absent"]["reason"]["code"] == "trl.reason.no_cuda"  # loaded with SDPA, said
     resolved = json.loads(spec.layout.resolved_config_path.read_text())
     assert (resolved["packing"], resolved["padding_free"], resolved["per_device_train_batch_size"]) == (False, False, 4)
     lines = [json.loads(line) for line in spec.layout.metrics_path.read_text().splitlines()]

@@ -20,6 +20,13 @@ are given, so every configuration can be generated and checked without a GPU.
   recipe drops longer prompts) rather than the model's whole context, whose KV cache a share may not hold.
   vLLM's server mode stays out: the platform does not connect a job to a server on the network (settings.py refuses
   the server's fields).
+- **FlashAttention-2** (the model loaded with `attn_implementation="flash_attention_2"`) for the same families on
+  CUDA where flash-attn is installed and the weights are bfloat16 (its kernels take half-precision tensors; fp16
+  runs keep float32 weights under an autocast, which the packing check's plain forward would hand it). Packed
+  samples are then kept apart by their boundaries (transformers passes the kernel each sample's start from its
+  position ids) instead of a block-diagonal mask over the whole pack, which SDPA computes densely: a pack costs
+  what its samples cost alone. Elsewhere the model keeps transformers' default, SDPA. No engine setting turns it
+  off (TRL's `model_init_kwargs` are refused); `precision: fp16` or `fp32` does.
 
 The job's engine settings always win: a key they set is never replaced, and the note names it. Turning an
 acceleration off is `use_liger_kernel: false` or `use_vllm: false` in the job's engine_settings.
@@ -35,7 +42,7 @@ from training_platform.contract.params import RuleRewardParams
 from training_platform.contract.run import RunSpec
 from training_platform.engines.trl.arguments import fsdp_sharding
 
-# transformers' model_type → the family's name in the notes.
+# transformers' model_type → the family's name in the notes: the families Liger and FlashAttention-2 are chosen for.
 LIGER_FAMILIES = {"llama": "Llama", "mistral": "Mistral", "qwen2": "Qwen2", "qwen3": "Qwen3"}
 # Keyword arguments of Liger's apply_liger_kernel_to_<family> (the same for the four families).
 LIGER_LAYER_KERNELS = {"rope": True, "rms_norm": True, "swiglu": True, "cross_entropy": False,
@@ -61,6 +68,24 @@ def accelerations(spec: RunSpec, model_type: str, device: str, installed: Callab
         return liger
     vllm = _settle("use_vllm", _vllm(spec, device, installed), settings, "trl.vllm_absent", _vllm_note)
     return Acceleration({**liger.arguments, **vllm.arguments}, liger.notes + vllm.notes)
+
+
+def attention(
+    model_type: str, device: str, weights_dtype: str, installed: Callable[[str], bool]
+) -> tuple[str | None, Text]:
+    """The attention implementation to load the model with (None: transformers' default, SDPA) and the note that
+    says which and why; `weights_dtype` is the precision policy's (arguments.py)."""
+    if device != "cuda":
+        reason = Text.of("trl.reason.no_cuda", device=device)
+    elif not installed("flash_attn"):
+        reason = Text.of("trl.reason.not_installed", package="flash-attn")
+    elif model_type not in LIGER_FAMILIES:
+        reason = Text.of("trl.reason.flash_family", model_type=str(model_type))
+    elif weights_dtype != "bfloat16":
+        reason = Text.of("trl.reason.float32_weights")
+    else:
+        return "flash_attention_2", Text.of("trl.flash_attention", family=LIGER_FAMILIES[model_type])
+    return None, Text.of("trl.flash_attention_absent", reason=reason.as_dict())
 
 
 def _liger(model_type: str, device: str, installed: Callable[[str], bool]) -> dict[str, Any] | Text:

@@ -20,7 +20,7 @@ import torch
 from datasets import Dataset
 from peft import LoraConfig
 from torch import serialization
-from transformers import AutoModelForCausalLM, AutoTokenizer, PreTrainedTokenizerBase
+from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer, PreTrainedTokenizerBase
 from trl import DPOConfig, DPOTrainer, GRPOConfig, GRPOTrainer, SFTConfig
 
 from training_platform.common.files import write_json_atomic
@@ -30,7 +30,7 @@ from training_platform.contract.run import RunSpec
 from training_platform.contract.status import TrainingState
 from training_platform.datafiles.rows import read_rows
 from training_platform.engines.base import latest_complete
-from training_platform.engines.trl.acceleration import accelerations
+from training_platform.engines.trl.acceleration import accelerations, attention
 from training_platform.engines.trl.arguments import (
     fsdp_sharding,
     lora_arguments,
@@ -195,7 +195,11 @@ def _build_trainer(
     params = spec.params
     trainer_class, config_class = TRAINERS[spec.algorithm]
     bf16_supported = device == "cuda" and torch.cuda.is_bf16_supported()
-    dtype = getattr(torch, precision_policy(params.precision, device, bf16_supported).weights_dtype)
+    weights_dtype = precision_policy(params.precision, device, bf16_supported).weights_dtype
+    model_type = AutoConfig.from_pretrained(spec.model_path).model_type
+    implementation, attention_note = attention(model_type, device, weights_dtype, _installed)
+    attention_kwargs = {"attn_implementation": implementation} if implementation else {}
+    loading = dict(dtype=getattr(torch, weights_dtype), **attention_kwargs)
     lora = lora_arguments(params)
     shared = dict(
         processing_class=tokenizer,
@@ -204,25 +208,25 @@ def _build_trainer(
         peft_config=LoraConfig(**lora) if lora else None,
     )
     # Loaded on the CPU (no device_map): the trainer moves the models to this process's device, or shards them.
-    model = AutoModelForCausalLM.from_pretrained(spec.model_path, dtype=dtype)
-    notes: list[Text] = []
+    model = AutoModelForCausalLM.from_pretrained(spec.model_path, **loading)
+    notes = [attention_note]
     packed = None
     if isinstance(params, SFTParams):
         packed, note = _packing_decision(params, model, device)
         notes += [note] if note else []
         shared["samples_per_pack"] = params.micro_batch_size
     arguments = trainer_arguments(spec, device, bf16_supported, packed=packed)
-    acceleration = accelerations(spec, model.config.model_type, device, _installed)
+    acceleration = accelerations(spec, model_type, device, _installed)
     arguments.update(acceleration.arguments)
     notes += acceleration.notes
     if spec.algorithm == Algorithm.DPO and not lora:  # with LoRA the reference is the model with its adapter off
-        shared["ref_model"] = AutoModelForCausalLM.from_pretrained(spec.model_path, dtype=dtype)
+        shared["ref_model"] = AutoModelForCausalLM.from_pretrained(spec.model_path, **loading)
     if isinstance(params, RuleRewardParams):
         shared["reward_funcs"] = trl_reward_functions(params.rewards, reward_code_dir, recorder)
         # GRPOTrainer takes no reference model: it loads one (when kl_coef > 0) from the policy's path in the
         # policy's dtype, with model_init_kwargs, which it otherwise ignores for a loaded policy (its warning
         # says so). Without device_map=None it would spread the reference over every visible GPU under FSDP.
-        arguments["model_init_kwargs"] = {"device_map": None}
+        arguments["model_init_kwargs"] = {"device_map": None, **attention_kwargs}
     trainer = trainer_class(model=model, args=config_class(**arguments), **shared)
     if spec.algorithm == Algorithm.SFT and not has_triton_kernel(device):
         patched = trainer.model.get_base_model() if lora else trainer.model  # the model TRL gave its fused head
