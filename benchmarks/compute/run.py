@@ -71,7 +71,7 @@ GRID = [
     Row(512, 4, 512, 4, "sdpa", True, engine="trl"),
     Row(512, 4, 512, 4, "sdpa", lora=(16, ALL_LINEARS), engine="trl"),
     Row(256, 2, 512, 2, "sdpa", engine="trl", algorithm=Algorithm.DPO),
-    # TRL's SFT packed: the pack is max(seq_len, micro_batch × the mean sample) tokens.
+    # TRL's SFT packed: the pack is micro_batch × the mean sample tokens (a longer sample alone).
     Row(256, 2, 1024, 4, "sdpa", engine="trl", packing=True),
     Row(256, 2, 512, 8, "eager", engine="trl", packing=True),
     Row(512, 4, 512, 8, "sdpa", True, engine="trl", packing=True),

@@ -7,7 +7,7 @@ import pytest
 
 from training_platform.contract.run import RunSpec
 from training_platform.contract.status import TrainingState, TrainingStatus
-from training_platform.engines.trl.acceleration import LIGER_FAMILIES, VLLM_MEMORY_SHARE, accelerations, attention
+from training_platform.engines.trl.acceleration import ACCELERATED_FAMILIES, VLLM_MEMORY_SHARE, accelerations, attention
 from training_platform.engines.trl.arguments import trainer_arguments
 from training_platform.jobs.supervisor import engine_notes
 
@@ -81,7 +81,7 @@ def rendered(notes) -> list[str]:
 
 
 @pytest.mark.parametrize("algorithm", sorted(PARAMS))
-@pytest.mark.parametrize("model_type", sorted(LIGER_FAMILIES))
+@pytest.mark.parametrize("model_type", sorted(ACCELERATED_FAMILIES))
 def test_on_cuda_with_the_packages_a_named_family_gets_liger_and_rl_gets_a_colocated_vllm_that_trl_accepts(
     tmp_path, algorithm, model_type
 ):
@@ -89,7 +89,7 @@ def test_on_cuda_with_the_packages_a_named_family_gets_liger_and_rl_gets_a_coloc
     found = accelerations(spec, model_type, "cuda", everything)
     rl = algorithm in ("grpo", "gspo")
     assert found.arguments == {**LIGER_ON, **(VLLM_ON if rl else {})}
-    family = LIGER_FAMILIES[model_type]
+    family = ACCELERATED_FAMILIES[model_type]
     liger = (
         f"Liger kernels on the {family} model's RMSNorm, RoPE and SwiGLU layers (the loss stays on TRL's fused LM head)"
     )
@@ -214,14 +214,14 @@ def test_a_job_that_leaves_vllms_length_to_the_model_is_told_so(tmp_path):
     assert built(spec, found.arguments)["vllm_max_model_length"] is None
 
 
-@pytest.mark.parametrize("model_type", sorted(LIGER_FAMILIES))
+@pytest.mark.parametrize("model_type", sorted(ACCELERATED_FAMILIES))
 def test_a_named_family_in_bfloat16_on_cuda_with_flash_attn_loads_with_flash_attention_2(model_type):
     import transformers  # noqa: PLC0415
 
     implementation, note = attention(model_type, "cuda", "bfloat16", everything)
     assert implementation == "flash_attention_2"
     assert rendered([note]) == [
-        f"the {LIGER_FAMILIES[model_type]} model's attention computed by FlashAttention-2, each packed sample "
+        f"the {ACCELERATED_FAMILIES[model_type]} model's attention computed by FlashAttention-2, each packed sample "
         "within its own bounds"
     ]
     # transformers takes the name for the family's causal LM (it checks the class before importing flash_attn)

@@ -176,7 +176,7 @@ class EstimateRequest(BaseModel):
             raise ValueError(f"shard_size {self.shard_size} must divide num_gpus {self.num_gpus}")
         if self.offload_params and self.zero_stage != 3:
             raise ValueError("offload_params needs zero_stage 3 (parameters are only offloadable when sharded)")
-        if self.packing and not (self.algorithm == Algorithm.SFT and step_profile(self.engine).packs_samples):
+        if self.packing and not self.engine_packs:
             raise ValueError(
                 f"packing: the {self.engine} engine does not pack {self.algorithm.value.upper()} samples; "
                 "leave it unset or false"
@@ -184,11 +184,19 @@ class EstimateRequest(BaseModel):
         return self
 
     @property
-    def packed(self) -> bool:
-        """Whether a micro-batch is one packed sequence: as asked, else wherever the engine packs SFT samples."""
-        if self.packing is not None:
-            return self.packing
+    def engine_packs(self) -> bool:
+        """Whether the engine packs this run's samples (SFT on an engine that packs)."""
         return self.algorithm == Algorithm.SFT and step_profile(self.engine).packs_samples
+
+    @property
+    def packed(self) -> bool:
+        """Whether a micro-batch is one packed sequence: as asked, else wherever the engine packs."""
+        return self.engine_packs if self.packing is None else self.packing
+
+    @property
+    def rows_per_sample(self) -> int:
+        """Padded rows one sample takes: DPO's pair two (chosen and rejected), others one."""
+        return 2 if self.algorithm == Algorithm.DPO else 1
 
     @property
     def sequence_tokens(self) -> int:
@@ -202,7 +210,7 @@ class EstimateRequest(BaseModel):
         """Sequences of one micro-batch: one pack, or micro_batch rows (DPO's pairs two each)."""
         if self.packed:
             return 1
-        return self.micro_batch * (2 if self.algorithm == Algorithm.DPO else 1)
+        return self.micro_batch * self.rows_per_sample
 
     @property
     def shard_degree(self) -> int:

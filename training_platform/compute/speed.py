@@ -125,7 +125,7 @@ def speed(model: ModelSpec, gpu: Gpu, request: EstimateRequest, samples_per_step
     bandwidth = gpu.bandwidth_gbs * 1e9
     sequences_per_gpu = samples_per_step / request.num_gpus
     per_sample = sample_tokens(request)
-    tokens_per_gpu = sequences_per_gpu * per_sample.computed * (2 if request.algorithm == Algorithm.DPO else 1)
+    tokens_per_gpu = sequences_per_gpu * per_sample.computed * request.rows_per_sample
     layer_passes = LAYER_PASSES + (RECOMPUTE_PASSES if request.gradient_checkpointing else 0)
     traffic = (
         layer_passes * model.num_layers * step.layer_saved_per_token() + HEAD_PASSES * step.head_saved() / step.tokens

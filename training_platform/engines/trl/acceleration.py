@@ -43,7 +43,7 @@ from training_platform.contract.run import RunSpec
 from training_platform.engines.trl.arguments import fsdp_sharding
 
 # transformers' model_type → the family's name in the notes: the families Liger and FlashAttention-2 are chosen for.
-LIGER_FAMILIES = {"llama": "Llama", "mistral": "Mistral", "qwen2": "Qwen2", "qwen3": "Qwen3"}
+ACCELERATED_FAMILIES = {"llama": "Llama", "mistral": "Mistral", "qwen2": "Qwen2", "qwen3": "Qwen3"}
 # Keyword arguments of Liger's apply_liger_kernel_to_<family> (the same for the four families).
 LIGER_LAYER_KERNELS = {"rope": True, "rms_norm": True, "swiglu": True, "cross_entropy": False,
                        "fused_linear_cross_entropy": False}  # fmt: skip
@@ -61,7 +61,7 @@ def accelerations(spec: RunSpec, model_type: str, device: str, installed: Callab
     `model_type`; `installed(module)` says whether a module can be imported in the training process. Each note is
     one of the engine's texts on its own (the job's events take only those: jobs/supervisor.py engine_notes)."""
     settings = spec.engine_settings
-    family = LIGER_FAMILIES.get(model_type)
+    family = ACCELERATED_FAMILIES.get(model_type)
     liger = _settle("use_liger_kernel", _liger(model_type, device, installed), settings, "trl.liger_absent",
                     lambda _: Text.of("trl.liger", family=family))  # fmt: skip
     if not isinstance(spec.params, RuleRewardParams):  # SFT and DPO generate nothing: no word on vLLM
@@ -79,12 +79,12 @@ def attention(
         reason = Text.of("trl.reason.no_cuda", device=device)
     elif not installed("flash_attn"):
         reason = Text.of("trl.reason.not_installed", package="flash-attn")
-    elif model_type not in LIGER_FAMILIES:
+    elif model_type not in ACCELERATED_FAMILIES:
         reason = Text.of("trl.reason.flash_family", model_type=str(model_type))
     elif weights_dtype != "bfloat16":
         reason = Text.of("trl.reason.float32_weights")
     else:
-        return "flash_attention_2", Text.of("trl.flash_attention", family=LIGER_FAMILIES[model_type])
+        return "flash_attention_2", Text.of("trl.flash_attention", family=ACCELERATED_FAMILIES[model_type])
     return None, Text.of("trl.flash_attention_absent", reason=reason.as_dict())
 
 
@@ -94,7 +94,7 @@ def _liger(model_type: str, device: str, installed: Callable[[str], bool]) -> di
         return Text.of("trl.reason.no_cuda", device=device)
     if not installed("liger_kernel"):
         return Text.of("trl.reason.not_installed", package="liger-kernel")
-    if model_type not in LIGER_FAMILIES:
+    if model_type not in ACCELERATED_FAMILIES:
         return Text.of("trl.reason.liger_family", model_type=str(model_type))
     return {"use_liger_kernel": True, "liger_kernel_config": dict(LIGER_LAYER_KERNELS)}
 

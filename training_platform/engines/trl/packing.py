@@ -59,10 +59,11 @@ class PlatformSFTTrainer(SFTTrainer):
         mean = statistics.fmean(lengths) if lengths else 0.0
         budget = max(1, round(self.samples_per_pack * mean))
         prepared = prepared.select_columns(["input_ids", "labels"])
-        packed = pack_dataset(prepared.filter(lambda row: len(row["input_ids"]) <= budget), budget, "bfd")
-        alone = prepared.filter(lambda row: len(row["input_ids"]) > budget)
-        if len(alone):
-            alone = alone.map(lambda row: {"seq_lengths": [len(row["input_ids"])]})
+        longer = [index for index, length in enumerate(lengths) if length > budget]
+        fitting = [index for index, length in enumerate(lengths) if length <= budget]
+        packed = pack_dataset(prepared.select(fitting), budget, "bfd")
+        if longer:
+            alone = prepared.select(longer).map(lambda row: {"seq_lengths": [len(row["input_ids"])]})
             packed = concatenate_datasets([packed, alone.cast(packed.features)])
         if dataset_name == "train":
             self.packing_report = PackingReport(len(lengths), len(packed), budget, round(mean, 1))
